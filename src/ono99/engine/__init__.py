@@ -1,0 +1,31 @@
+"""The ONO 99 rules engine: pure, standard-library only, no I/O.
+
+The vocabulary: ``make_rules`` → ``new_game`` → ``legal_actions`` / ``apply`` → ``view``,
+``summarize``, ``record_of`` / ``load_record`` / ``replay``.
+"""
+
+from .actions import ALL_ACTIONS, DISCARD, DRAW, PLAY, Action, parse_action
+from .cards import CARD_NAMES, card_name, display_name, parse_card
+from .errors import (
+    IllegalActionError,
+    NotationError,
+    Ono99Error,
+    RecordError,
+    RulesError,
+    SetupError,
+)
+from .game import apply, apply_unchecked, is_bust, legal_actions, new_game
+from .record import FORMAT, Record, load_record, record_of, replay, replay_states
+from .rules import EDITIONS, OPTIONS, Rules, defaults, make_rules
+from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
+from .summary import summarize
+from .view import View, view
+
+__all__ = [
+    "ALL_ACTIONS", "CARD_NAMES", "CCW", "CW", "DISCARD", "DRAW", "EDITIONS", "FORMAT", "IN",
+    "OPTIONS", "OUT", "OUT_OF_ROUND", "PLAY", "Action", "Event", "IllegalActionError",
+    "NotationError", "Ono99Error", "Record", "RecordError", "Rules", "RulesError", "Setup",
+    "SetupError", "State", "View", "apply", "apply_unchecked", "card_name", "defaults",
+    "display_name", "is_bust", "legal_actions", "load_record", "make_rules", "new_game",
+    "parse_action", "parse_card", "record_of", "replay", "replay_states", "summarize", "view",
+]  # fmt: skip

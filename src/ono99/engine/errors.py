@@ -1,0 +1,37 @@
+"""The errors the engine raises. All are ``ValueError`` subclasses, so callers that only
+care about "bad input" can catch ``ValueError``; each message is one line saying what was
+wrong."""
+
+
+class Ono99Error(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class NotationError(Ono99Error):
+    """A card or action name that does not parse (RULES.md N1, N2)."""
+
+
+class RulesError(Ono99Error):
+    """An option set that makes no sense (RULES.md §8). ``option`` names the culprit."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"option {option!r}: {message}")
+        self.option = option
+
+
+class SetupError(Ono99Error):
+    """A dealer, deck or reshuffle order that cannot start or continue a game (N3)."""
+
+
+class IllegalActionError(Ono99Error):
+    """An action that the seat may not take in this state. The message says who tried
+    what, and why it is not allowed; the state is left as it was."""
+
+
+class RecordError(Ono99Error):
+    """A game record that breaks N3. ``where`` names the first bad entry, e.g.
+    ``actions[12]``."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.where = where

@@ -1,0 +1,96 @@
+"""The game state: everything that changes during a match, and nothing that does not.
+
+``State`` is an immutable named tuple; transitions (``game.apply``) return a new one and
+never touch their input. It is the *full* state, hidden cards included: only the engine,
+records and referees may hold it. Everyone else gets a ``View`` (``view.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from .actions import Action
+from .rules import Rules
+
+# A seat's status.
+IN = 0  # in the game and, under points scoring, in the current round
+OUT = 1  # out of the game (eliminated, tokens lost, or over the target)
+OUT_OF_ROUND = 2  # points scoring: out of the current round only
+STATUS_NAMES = ("in", "out", "out_of_round")
+
+CW, CCW = 1, -1
+
+
+class Setup(NamedTuple):
+    """Where every shuffle comes from (N3). Hidden: it determines all unseen cards."""
+
+    seed: int
+    dealer: int  # the first round's dealer
+    decks: tuple[tuple[int, ...], ...] = ()  # explicit deck order per round, top first
+    reshuffles: tuple[tuple[int, ...], ...] = ()  # explicit new draw piles, in order
+
+
+class Event(NamedTuple):
+    """One public happening, for logs and views. Never holds a hidden card.
+
+    kinds: ``deal`` (seat = dealer, data = round), ``play`` (data = None, "deflect" or
+    "bust"), ``discard`` (four ONO 99s), ``draw``, ``lost_draw``, ``reshuffle`` (data = cards
+    reshuffled), ``eliminated`` (data = the hand laid down), ``out_of_round``, ``lost_token``
+    (data = tokens left), ``left`` (out of the game), ``round_end`` (data = round, and the
+    points each seat scored, or None), ``over`` (data = winners).
+    """
+
+    kind: str
+    seat: int | None = None
+    card: int | None = None
+    total: int | None = None
+    data: Any = None
+
+
+class State(NamedTuple):
+    rules: Rules
+    setup: Setup
+    round: int
+    dealer: int
+    total: int
+    direction: int  # CW or CCW
+    to_play: int | None  # None once over
+    owed: int  # cards to_play must still play this turn: 1 or 2 (0 once over)
+    ono99_played: bool  # an ONO 99 was played this turn (X3 allows one)
+    hands: tuple[tuple[int, ...], ...]  # sorted; laid-down hands stay with their seat
+    pile: tuple[int, ...]  # the draw pile, top first, from index pile_pos
+    pile_pos: int
+    discard: tuple[int, ...]  # the discard pile, oldest first
+    status: tuple[int, ...]  # IN, OUT or OUT_OF_ROUND per seat
+    out: tuple[int, ...]  # seats out of the game, in the order they left
+    out_of_round: tuple[int, ...]
+    tokens: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    owes_draw: tuple[int, ...]  # draw penalty: seats whose draw is still theirs to take
+    over: bool
+    winners: tuple[int, ...]
+    reshuffle_count: int  # reshuffles so far in the game
+    decks_used: tuple[tuple[int, ...], ...]  # the deck order of every round so far
+    reshuffles_used: tuple[tuple[int, ...], ...]  # every reshuffled draw pile so far
+    log: tuple[Any, ...] | None  # cons list (Event, older) of public events, newest first
+    history: tuple[Any, ...] | None  # cons list ((seat, Action), older), newest first
+    moves: int  # number of actions applied
+
+    @property
+    def draw_pile_size(self) -> int:
+        return len(self.pile) - self.pile_pos
+
+    def events(self) -> list[Event]:
+        """The public events of the game so far, oldest first."""
+        return list(_walk(self.log))[::-1]
+
+    def actions(self) -> list[tuple[int, Action]]:
+        """The ``(seat, action)`` pairs applied so far, oldest first."""
+        return list(_walk(self.history))[::-1]
+
+
+def _walk(cons: tuple[Any, ...] | None) -> Iterator[Any]:
+    while cons is not None:
+        yield cons[0]
+        cons = cons[1]

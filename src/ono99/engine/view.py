@@ -1,0 +1,90 @@
+"""What one seat, or a spectator, may see (RULES.md V1).
+
+``view(state, seat)`` is the only way hidden information leaves the engine: bots, the
+terminal game, servers and RL encoders all work from views. A view holds the seat's own
+hand and public facts only — never another hand, the draw pile order, or the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action
+from .game import legal_actions
+from .rules import Rules
+from .state import OUT, STATUS_NAMES, Event, State, _walk
+
+
+@dataclass(frozen=True)
+class View:
+    seat: int | None  # None for a spectator
+    rules: Rules
+    round: int
+    dealer: int
+    total: int
+    direction: int  # 1 clockwise, -1 counter-clockwise
+    to_play: int | None
+    owed: int
+    ono99_played: bool
+    hand: tuple[int, ...] | None  # the seat's own hand; None for a spectator
+    hand_sizes: tuple[int, ...]
+    status: tuple[str, ...]  # "in", "out" or "out_of_round" per seat
+    laid_down: tuple[tuple[int, ...], ...]  # hands laid face up by eliminated players (E1)
+    tokens: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    out: tuple[int, ...]
+    out_of_round: tuple[int, ...]
+    owes_draw: tuple[int, ...]
+    draw_pile: int  # its size only
+    discard_pile: tuple[int, ...]  # face-up cards since the last reshuffle, oldest first
+    over: bool
+    winners: tuple[int, ...]
+    legal: tuple[Action, ...]  # this seat's legal actions now
+    _log: Any = None  # cons list of public events
+
+    @property
+    def events(self) -> list[Event]:
+        """Every public event so far, oldest first: each card played, by whom, and the
+        total after it; eliminations, deals, reshuffles, round ends."""
+        return list(_walk(self._log))[::-1]
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+
+def view(state: State, seat: int | None = None) -> View:
+    """The view of ``seat``, or of a spectator when ``seat`` is None."""
+    n = state.rules.players
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r}; seats are numbered 0 to {n - 1}")
+    laid = state.rules.match == "single"
+    return View(
+        seat=seat,
+        rules=state.rules,
+        round=state.round,
+        dealer=state.dealer,
+        total=state.total,
+        direction=state.direction,
+        to_play=state.to_play,
+        owed=state.owed,
+        ono99_played=state.ono99_played,
+        hand=None if seat is None else state.hands[seat],
+        hand_sizes=tuple(len(h) for h in state.hands),
+        status=tuple(STATUS_NAMES[st] for st in state.status),
+        laid_down=tuple(
+            h if laid and st == OUT else () for h, st in zip(state.hands, state.status, strict=True)
+        ),
+        tokens=state.tokens,
+        scores=state.scores,
+        out=state.out,
+        out_of_round=state.out_of_round,
+        owes_draw=state.owes_draw,
+        draw_pile=state.draw_pile_size,
+        discard_pile=state.discard,
+        over=state.over,
+        winners=state.winners,
+        legal=() if seat is None else tuple(legal_actions(state, seat)),
+        _log=state.log,
+    )
