@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .actions import DISCARD, DRAW, PLAY, Action, parse_action
 from .cards import CARD_NAMES, CARD_POINTS, MINUS_TEN, ONO99, PLAY2, REVERSE, counts, parse_card
@@ -53,9 +54,7 @@ def new_game(
         _check_permutation(_card_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
         for i, d in enumerate(decks or ())
     )
-    reshuffle_list = tuple(
-        _card_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ())
-    )
+    reshuffle_list = tuple(_card_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ()))
     setup = Setup(seed, dealer, deck_list, reshuffle_list)
     w = _Work()
     w.rules = rules
@@ -157,7 +156,9 @@ def _to_play_actions(s: State | _Work) -> list[Action]:
     return []
 
 
-def _playable(rules: Rules, hand: tuple[int, ...], total: int, owed: int, ono99_played: bool) -> list[int]:
+def _playable(
+    rules: Rules, hand: tuple[int, ...], total: int, owed: int, ono99_played: bool
+) -> list[int]:
     """Distinct cards of ``hand`` whose play keeps the total at most max_total (T1)."""
     out = []
     prev = -1
@@ -174,12 +175,7 @@ def _playable(rules: Rules, hand: tuple[int, ...], total: int, owed: int, ono99_
                 after = 0
             ok = after <= max_total
         elif c == ONO99:
-            ok = (
-                rules.ono99_on_tens
-                and not ono99_played
-                and total % 10 == 0
-                and total <= max_total
-            )
+            ok = rules.ono99_on_tens and not ono99_played and total % 10 == 0 and total <= max_total
         elif c == PLAY2:
             ok = total <= max_total and (owed == 1 or rules.play2_deflects_play2)
         else:  # Reverse, Hold
@@ -291,6 +287,35 @@ class _Work:
 
     __slots__ = State._fields
 
+    # The State fields, with the containers that change most made mutable lists.
+    rules: Rules
+    setup: Setup
+    round: int
+    dealer: int
+    total: int
+    direction: int
+    to_play: int | None
+    owed: int
+    ono99_played: bool
+    hands: list[tuple[int, ...]]
+    pile: tuple[int, ...]
+    pile_pos: int
+    discard: tuple[int, ...]
+    status: list[int]
+    out: tuple[int, ...]
+    out_of_round: tuple[int, ...]
+    tokens: list[int] | None
+    scores: list[int] | None
+    owes_draw: tuple[int, ...]
+    over: bool
+    winners: tuple[int, ...]
+    reshuffle_count: int
+    decks_used: tuple[tuple[int, ...], ...]
+    reshuffles_used: tuple[tuple[int, ...], ...]
+    log: Any
+    history: Any
+    moves: int
+
     @classmethod
     def thaw(cls, s: State) -> _Work:
         w = cls.__new__(cls)
@@ -299,13 +324,11 @@ class _Work:
             w.ono99_played, w.hands, w.pile, w.pile_pos, w.discard, w.status, w.out,
             w.out_of_round, w.tokens, w.scores, w.owes_draw, w.over, w.winners,
             w.reshuffle_count, w.decks_used, w.reshuffles_used, w.log, w.history, w.moves,
-        ) = s  # fmt: skip
-        w.hands = list(w.hands)
-        w.status = list(w.status)
-        if w.tokens is not None:
-            w.tokens = list(w.tokens)
-        if w.scores is not None:
-            w.scores = list(w.scores)
+        ) = s  # type: ignore[assignment]  # fmt: skip
+        w.hands = list(s.hands)
+        w.status = list(s.status)
+        w.tokens = None if s.tokens is None else list(s.tokens)
+        w.scores = None if s.scores is None else list(s.scores)
         return w
 
     def freeze(self) -> State:

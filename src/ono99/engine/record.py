@@ -146,10 +146,7 @@ def replay(record: Record | str | dict[str, Any]) -> State:
     """The state a record's actions lead to."""
     if not isinstance(record, Record):
         record = load_record(record)
-    state = None
-    for state in replay_states(record):
-        pass
-    assert state is not None
+    *_, state = replay_states(record)
     return state
 
 

@@ -57,7 +57,9 @@ class View:
 def view(state: State, seat: int | None = None) -> View:
     """The view of ``seat``, or of a spectator when ``seat`` is None."""
     n = state.rules.players
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
+    ):
         raise ValueError(f"no seat {seat!r}; seats are numbered 0 to {n - 1}")
     laid = state.rules.match == "single"
     return View(
