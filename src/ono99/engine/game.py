@@ -595,6 +595,7 @@ def _next_round_or_finish(w: _Work) -> None:
         dealer = (dealer + 1) % n
     w.dealer = dealer
     _deal(w)
+    _settle(w)  # a new round's first player may already be stuck (e.g. four 1980 ONO 99s)
 
 
 def _deal(w: _Work) -> None:
