@@ -1,0 +1,27 @@
+"""The ``ono99`` command: a click group of ``play``, ``replay`` and ``simulate``."""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from .play import play_command
+from .replay import replay_command
+from .simulate import simulate_command
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="\b\nExamples:\n  ono99 play\n  ono99 replay game.json\n"
+    "  ono99 simulate --bots greedy,random --games 500\n\n"
+    "Every rule option (RULES.md §8) is a flag of play and simulate: see\n"
+    "ono99 COMMAND --help.",
+)
+@click.version_option(__version__, prog_name="ono99")
+def main() -> None:
+    """ONO 99, the card game: play it against bots, replay records, simulate bots."""
+
+
+main.add_command(play_command)
+main.add_command(replay_command)
+main.add_command(simulate_command)

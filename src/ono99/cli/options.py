@@ -1,0 +1,113 @@
+"""Command-line options shared by the commands, and how their errors are reported.
+
+Every rule option of RULES.md §8 becomes a flag, generated from ``ono99.engine.OPTIONS``
+so that a new option appears on the command line without touching this file. Values are
+checked by ``make_rules`` itself, so a bad one is reported with the engine's own message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import click
+
+from ..bots import BOTS
+from ..engine import EDITIONS, OPTIONS, Rules, RulesError, make_rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Exit codes shared by every command.
+EXIT_OK = 0
+EXIT_FAILED = 1  # a bad record, an unreadable file, a game left unfinished by end of input
+EXIT_USAGE = 2  # bad options: the same code click uses for its own usage errors
+
+
+class CliError(click.ClickException):
+    """A one-line "error: …" on stderr and exit status 1; never a traceback."""
+
+    exit_code = EXIT_FAILED
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True, file=file)
+
+
+class BadOptions(CliError):
+    """Options that make no sense: one line, and exit status 2 like click's usage errors."""
+
+    exit_code = EXIT_USAGE
+
+
+def flag_name(option: str) -> str:
+    return "--" + option.replace("_", "-")
+
+
+def _option(spec: Any) -> Callable[[F], F]:
+    """The flag for one ``OptionSpec`` of ``OPTIONS``."""
+    name = flag_name(spec.name)
+    text = spec.help[:1].upper() + spec.help[1:]
+    if spec.type is bool:
+        return click.option(f"{name}/--no-{name[2:]}", spec.name, default=None, help=f"{text}.")
+    if spec.type is int:
+        return click.option(
+            name,
+            spec.name,
+            type=int,
+            default=None,
+            metavar="N",
+            help=f"{text} ({spec.low}–{spec.high}).",
+        )
+    # Choices are checked by make_rules, so a bad one is a one-line error like any other.
+    return click.option(
+        name,
+        spec.name,
+        type=str,
+        default=None,
+        metavar="|".join(spec.choices),
+        help=f"{text}.",
+    )
+
+
+def edition_option(f: F) -> F:
+    return click.option(
+        "--edition",
+        default="2022",
+        show_default=True,
+        metavar="|".join(EDITIONS),
+        help="Which game: the 2022 Mattel edition or the 1980 original.",
+    )(f)
+
+
+def rule_options(*, exclude: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """A decorator adding one flag per rule option (except ``exclude``). Options left out
+    arrive as None and keep the edition's default."""
+
+    def decorate(f: F) -> F:
+        for spec in reversed(OPTIONS):
+            if spec.name not in exclude:
+                f = _option(spec)(f)
+        return f
+
+    return decorate
+
+
+def rule_values(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule options the user actually gave, picked out of a command's parameters."""
+    return {spec.name: params[spec.name] for spec in OPTIONS if params.get(spec.name) is not None}
+
+
+def build_rules(edition: str, options: Mapping[str, Any]) -> Rules:
+    """``make_rules``, with a bad option set reported as a one-line usage error."""
+    try:
+        return make_rules(edition, **options)
+    except RulesError as exc:
+        raise BadOptions(str(exc)) from None
+
+
+def bot_list(text: str) -> list[str]:
+    """Bot names from "greedy,random,…"; an unknown one is a one-line usage error."""
+    names = [part.strip() for part in text.split(",")]
+    for name in names:
+        if name not in BOTS:
+            raise BadOptions(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
+    return names

@@ -1,0 +1,788 @@
+"""``ono99 play``: one person against bots in the terminal.
+
+The game is a plain transcript: each bot move is a log line, and at each of the person's
+turns the table is shown (total, direction, owed cards, players, hand) and one line of input
+is read. Nothing needs a TTY, so it can be scripted through pipes; on a TTY it gets colour,
+a big total and bots that move at a human pace.
+
+Exit status: 0 when the game is played to its end or the person types ``quit``; 1 when the
+input ends (EOF) before the game is over or the record cannot be saved; 2 for bad options;
+130 on Ctrl-C. The record of the game so far is saved in every case but bad options.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import re
+import secrets
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console, Group
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from ..bots import Bot, make_bot
+from ..engine import (
+    CW,
+    DISCARD,
+    DRAW,
+    PLAY,
+    Action,
+    IllegalActionError,
+    NotationError,
+    Rules,
+    State,
+    View,
+    apply,
+    display_name,
+    is_bust,
+    new_game,
+    parse_action,
+    parse_card,
+    record_of,
+    view,
+)
+from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from .options import (
+    EXIT_FAILED,
+    EXIT_OK,
+    BadOptions,
+    CliError,
+    bot_list,
+    build_rules,
+    edition_option,
+    rule_options,
+    rule_values,
+)
+from .render import YOU, Line, Narrator, cards_text, print_block
+
+BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
+DEFAULT_DELAY = 0.8
+EXIT_INTERRUPTED = 130
+
+HOW_TO = """\
+How to play: on your turn play one card; the total must stay at or below {max_total}.
+  A card:      0–10, -10, reverse (r), {play2} (p2), {hold}ono99 (X3 only) — e.g. 7
+  A position:  #1–#{size}, as your hand is numbered. A plain number is the card of that
+               value when you hold one, otherwise a position: with 3, 5, 10, 10 in hand,
+               "5" plays the 5 and "1" plays the 3; "#1" is always the first card.
+  draw, d      take the card you owe (draw penalty)
+  discard      lay down four ONO 99s and draw four new cards
+  ?            list your legal moves        status, s   show the table again
+  help         this text                    quit, q     save the game so far and leave
+Draw penalty (--draw-penalty): after each card you play you are asked to draw; type d.
+  Anything else (even just Enter) and you did not draw in time: the next card played
+  makes your draw lost, and your hand stays a card short for the rest of the round."""
+
+_CARD_STYLE = {MINUS_TEN: "cyan", REVERSE: "magenta", PLAY2: "yellow", HOLD: "blue", ONO99: "red"}
+_TONE_STYLE = {"round": "bold", "play": "", "bad": "red", "info": "dim", "over": "bold green"}
+_EXTRA_CARD_WORDS = {
+    "r": REVERSE,
+    "rev": REVERSE,
+    "p2": PLAY2,
+    "dp": PLAY2,
+    "ono": ONO99,
+    "m10": MINUS_TEN,
+}
+_DIGITS = {
+    "0": ("█▀█", "█ █", "▀▀▀"),
+    "1": (" ▀█", "  █", "  ▀"),
+    "2": ("▀▀█", "█▀▀", "▀▀▀"),
+    "3": ("▀▀█", " ▀█", "▀▀▀"),
+    "4": ("█ █", "▀▀█", "  ▀"),
+    "5": ("█▀▀", "▀▀█", "▀▀▀"),
+    "6": ("█▀▀", "█▀█", "▀▀▀"),
+    "7": ("▀▀█", "  █", "  ▀"),
+    "8": ("█▀█", "█▀█", "▀▀▀"),
+    "9": ("█▀█", "▀▀█", "▀▀▀"),
+    "-": ("   ", "▀▀▀", "   "),
+}
+
+
+class MoveError(ValueError):
+    """Input that names no move the person can make; the message is for them."""
+
+
+class _Quit(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- input
+
+
+def parse_move(text: str, hand: Sequence[int], legal: Sequence[Action], edition: str) -> Action:
+    """The action a line of input names: a card (``7``, ``-10``, ``reverse``), a position in
+    ``hand`` (``2`` or ``#2``), ``play CARD``, ``draw``/``d`` or ``discard``."""
+    words = " ".join(text.strip().lower().split())
+    if words in ("d", "draw"):
+        return DRAW
+    if words in ("discard", "discard ono99", "discard ono 99", "discard 99"):
+        return DISCARD
+    if words.startswith("#"):
+        return _card_action(_position(words[1:].strip(), hand, text), hand, legal)
+    if words == "play 2" and edition == "2022":
+        # The card is called "Play 2", and "play 2" is also how the notation plays a 2.
+        if PLAY2 in hand and 2 in hand:
+            raise MoveError("'play 2' could be the 2 or the Play 2: type 2 or play2")
+        return _card_action(2 if 2 in hand else PLAY2, hand, legal, edition)
+    if words.startswith("play "):
+        return _card_action(_card(words[5:], text), hand, legal, edition)
+    if words.isdigit():
+        # A number is a card you hold, else a position in your hand (#N is always a position).
+        n = int(words)
+        if n <= 10 and n in hand:
+            return _card_action(n, hand, legal)
+        if 1 <= n <= len(hand):
+            return _card_action(hand[n - 1], hand, legal)
+        if n > 10:
+            raise MoveError(f"there is no card {n}, and no position {n} in your hand")
+    return _card_action(_card(words, text), hand, legal, edition)
+
+
+def position_hint(text: str, hand: Sequence[int], edition: str) -> str:
+    """For a number read as a card, how to reach the different card at that position."""
+    words = text.strip()
+    if not words.isdigit():
+        return ""
+    n = int(words)
+    if n in hand and 1 <= n <= len(hand) and hand[n - 1] != n:
+        return f" (for the {display_name(hand[n - 1], edition)} at position {n}, type #{n})"
+    return ""
+
+
+def _card(words: str, text: str) -> int:
+    card = _EXTRA_CARD_WORDS.get(words)
+    if card is not None:
+        return card
+    try:
+        return parse_card(words)
+    except NotationError:
+        raise MoveError(
+            f"I don't understand {text.strip()!r}: type a card (7, -10, reverse, play2…), "
+            "its position in your hand, ? for your legal moves, or help"
+        ) from None
+
+
+def _position(words: str, hand: Sequence[int], text: str) -> int:
+    if not words.isdigit() or not 1 <= int(words) <= len(hand):
+        raise MoveError(f"{text.strip()!r} is not a position in your hand (1–{len(hand)})")
+    return hand[int(words) - 1]
+
+
+def _card_action(
+    card: int, hand: Sequence[int], legal: Sequence[Action], edition: str | None = None
+) -> Action:
+    if edition is not None and card not in hand:
+        raise MoveError(
+            f"you have no {display_name(card, edition)} (your hand: {cards_text(hand, edition)})"
+        )
+    # Four ONO 99s: naming one of them means laying all four down (K7).
+    if card == ONO99 and DISCARD in legal and PLAY[ONO99] not in legal:
+        return DISCARD
+    return PLAY[card]
+
+
+_TRIED = re.compile(r"^seat \d+ tried '(?P<what>[^']*)'(?P<rest>.*)$")
+
+
+def friendly(message: str, edition: str) -> str:
+    """An ``IllegalActionError`` message addressed to the person: "seat 0 tried 'play 10' at
+    total 95, but that makes 105, above 98 (T1)" → "You can't play 10 at total 95: …"."""
+    m = _TRIED.match(message)
+    if m is None:
+        return message
+    action = parse_action(m["what"])
+    if action is DRAW:
+        what = "draw"
+    elif action is DISCARD:
+        what = "lay down four ONO 99s"
+    else:
+        assert action.card is not None
+        what = f"play {display_name(action.card, edition)}"
+    rest = m["rest"].replace(", but ", ": ")
+    for third, second in (("holds", "you hold"), ("has no", "you have no"), ("owes", "you owe")):
+        rest = rest.replace(f": {third} ", f": {second} ")
+    return f"You can't {what}{rest}"
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class TerminalGame:
+    """One person (``human``) against bots, through a rich console and a line reader."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        human: int,
+        names: Sequence[str],
+        bots: Sequence[Bot | None],
+        console: Console,
+        read_line: Callable[[], str],
+        *,
+        delay: float = 0.0,
+        echo_input: bool = False,
+    ) -> None:
+        self.rules = rules
+        self.human = human
+        self.names = list(names)
+        self.bots = list(bots)
+        self.console = console
+        self.read_line = read_line
+        self.delay = delay
+        self.echo_input = echo_input
+        self.big = console.is_terminal
+        self.narrator = Narrator(names, rules)
+        self.state: State = new_game(rules, seed)
+        self.seen = 0  # public events already shown
+        self.second_card = False  # the person's next card is the second of two owed
+
+    # ------------------------------------------------------------ running
+
+    def run(self) -> State:
+        """Play to the end. Raises ``EOFError`` when input ends and ``_Quit`` on ``quit``;
+        ``self.state`` is then the game so far."""
+        self.intro()
+        self.narrate()
+        watching = False
+        while not self.state.over:
+            seat = self.actor()
+            if seat == self.human:
+                self.human_turn()
+                continue
+            if not watching and self.human in self.state.out:
+                watching = True
+                self.delay = min(self.delay, 0.25)
+                self.console.print(Text("  (you are out: the bots play on — Ctrl-C to stop)"))
+            self.bot_turn(seat)
+        self.outro()
+        return self.state
+
+    def actor(self) -> int:
+        """Who acts next: a bot that owes a draw takes it at once; the person's own owed draw
+        is offered right after their card, and again at their next turn (X2)."""
+        owes = self.state.owes_draw
+        if owes and owes[0] != self.human:
+            return owes[0]
+        assert self.state.to_play is not None
+        return self.state.to_play
+
+    def bot_turn(self, seat: int) -> None:
+        bot = self.bots[seat]
+        assert bot is not None
+        # X2: bots take their owed draw at once, whatever the bot would choose.
+        action = DRAW if seat in self.state.owes_draw else bot.choose(view(self.state, seat))
+        if action is not DRAW and self.delay > 0:
+            time.sleep(self.delay)
+        self.state = apply(self.state, seat, action)
+        self.second_card = False
+        self.narrate()
+
+    def human_turn(self) -> None:
+        before = self.state
+        self.show_table()
+        action = self.ask_move()
+        after = self.state
+        if action is DRAW:
+            return
+        self.second_card = (
+            before.owed == 2
+            and not after.over
+            and after.to_play == self.human
+            and after.round == before.round
+            and after.owed == 1
+        )
+        if self.rules.draw_penalty and self.human in after.owes_draw and not after.over:
+            self.offer_draw()
+
+    def ask_move(self) -> Action:
+        """Read lines until one is a legal move, apply it, and return it."""
+        prompt = Text.assemble(("Your move", "bold"), " (a card, or #position; ? for moves) › ")
+        while True:
+            words = " ".join(self.ask(prompt).lower().split())
+            if not words:
+                continue
+            if words in ("quit", "q", "exit"):
+                raise _Quit
+            if words in ("help", "h"):
+                self.console.print(Text(self.how_to()))
+                continue
+            if words in ("status", "s", "table"):
+                self.show_table()
+                continue
+            v = view(self.state, self.human)
+            hand, legal = v.hand or (), v.legal
+            if words in ("?", "moves", "legal"):
+                self.console.print(self.legal_text(hand, legal))
+                continue
+            try:
+                action = parse_move(words, hand, legal, self.rules.edition)
+                self.state = apply(self.state, self.human, action)
+            except MoveError as exc:
+                self.error(str(exc))
+                continue
+            except IllegalActionError as exc:
+                edition = self.rules.edition
+                self.error(friendly(str(exc), edition) + position_hint(words, hand, edition))
+                continue
+            self.narrate()
+            return action
+
+    def offer_draw(self) -> None:
+        prompt = Text.assemble(
+            ("Draw!", "bold yellow"), " type d to take your card (anything else: no draw) › "
+        )
+        words = " ".join(self.ask(prompt).lower().split())
+        if words in ("quit", "q", "exit"):
+            raise _Quit
+        if words in ("d", "draw"):
+            self.state = apply(self.state, self.human, DRAW)
+            self.narrate()
+        else:
+            self.console.print(Text("  (no draw taken)", "yellow"))
+
+    def ask(self, prompt: Text) -> str:
+        self.console.print(prompt, end="")
+        line = self.read_line()
+        if self.echo_input:
+            self.console.print(Text(line))
+        return line
+
+    def error(self, message: str) -> None:
+        self.console.print(Text(f"  ✗ {message[:1].upper()}{message[1:]}", "red"))
+
+    # ------------------------------------------------------------ showing
+
+    def narrate(self) -> None:
+        """Print the public events that happened since the last call."""
+        v = view(self.state, self.human)
+        events = v.events
+        fresh, self.seen = events[self.seen :], len(events)
+        for line in self.narrator.lines(fresh, v):
+            self.print_line(line)
+
+    def print_line(self, line: Line) -> None:
+        if line.tone == "round":
+            self.console.print()
+        style = _TONE_STYLE[line.tone]
+        if line.tone == "play" and line.text.startswith(self.names[self.human] + " "):
+            style = "green"
+        self.console.print(Text("  " + line.text, style))
+
+    def intro(self) -> None:
+        r = self.rules
+        others = [f"{self.names[s]} ({b.name})" for s, b in enumerate(self.bots) if b is not None]
+        edition = f"{r.edition} edition" + (" · draw penalty" if r.draw_penalty else "")
+        self.console.print(
+            Text.assemble(
+                ("ONO 99", "bold"), f" · {edition} · {r.players} players · {match_text(r)}"
+            )
+        )
+        self.console.print(
+            Text(f"{self.names[self.human]} (seat {self.human}) against {', '.join(others)}.")
+        )
+        self.console.print(
+            Text(f"Keep the total at or below {r.max_total}. Type help for how to play.", "dim")
+        )
+
+    def how_to(self) -> str:
+        r = self.rules
+        hold = "hold, " if HOLD in r.deck else ""
+        size = max(1, len(self.state.hands[self.human]))
+        return HOW_TO.format(
+            max_total=r.max_total,
+            play2="play2" if r.edition == "2022" else "play2 (Double Play)",
+            hold=hold,
+            size=size,
+        )
+
+    def card_text(self, card: int, *, dim: bool = False) -> Text:
+        style = "dim" if dim else _CARD_STYLE.get(card, "bold")
+        return Text(display_name(card, self.rules.edition), style)
+
+    def legal_text(self, hand: Sequence[int], legal: Sequence[Action]) -> Text:
+        parts: list[Text | str] = []
+        for action in legal:
+            if parts:
+                parts.append(" · ")
+            if action.kind == "play":
+                assert action.card is not None
+                parts.append(self.card_text(action.card))
+                parts.append(f" (#{hand.index(action.card) + 1})")
+            elif action is DISCARD:
+                parts.append("discard (four ONO 99s)")
+            else:
+                parts.append("draw (d)")
+        return Text.assemble("  Legal moves: ", *parts)
+
+    def show_table(self) -> None:
+        v = view(self.state, self.human)
+        self.console.print()
+        turn = "your turn" if v.to_play == self.human else f"{self.names[v.to_play or 0]}'s turn"
+        self.console.rule(Text(f"Round {v.round} · {turn}", "bold"), style="dim")
+        block = Group(
+            self.total_block(v), "", self.players_table(v), "", *self.warnings(v), self.hand_text(v)
+        )
+        print_block(self.console, Padding(block, (0, 0, 0, 2), expand=False))
+
+    def total_block(self, v: View) -> Table | Text:
+        r = self.rules
+        room = r.max_total - v.total
+        colour = "green" if room >= 30 else "yellow" if room > 10 else "red"
+        arrow = "↻ clockwise" if v.direction == CW else "↺ counter-clockwise"
+        after = _next_seat(v, v.to_play) if v.to_play is not None else None
+        info = Text.assemble(
+            ("TOTAL ", "bold"),
+            (str(v.total), f"bold {colour}"),
+            f"   (max {r.max_total})\n",
+            f"direction {arrow}",
+            f" · next: {self.names[after]}" if after is not None else "",
+            "\n",
+            f"draw pile {v.draw_pile} · discard pile {len(v.discard_pile)}",
+        )
+        if not self.big:
+            return info
+        digits = [_DIGITS[ch] for ch in str(v.total)]
+        big = Text("\n".join(" ".join(d[row] for d in digits) for row in range(3)), colour)
+        grid = Table.grid(padding=(0, 4))
+        grid.add_row(big, info)
+        return grid
+
+    def players_table(self, v: View) -> Table:
+        r = self.rules
+        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+        table.add_column("")
+        table.add_column("player")
+        table.add_column("cards", justify="right")
+        if v.tokens is not None:
+            table.add_column("tokens")
+        if v.scores is not None:
+            table.add_column(f"score/{r.target}", justify="right")
+        table.add_column("")
+        for seat, name in enumerate(self.names):
+            bot = self.bots[seat]
+            who = Text(name, "bold green" if seat == self.human else "")
+            if bot is not None:
+                who.append(f" ({bot.name})", "dim")
+            status = v.status[seat]
+            note: list[str] = []
+            if status == "out":
+                note.append("out of the game")
+                if v.laid_down[seat]:
+                    note.append("laid down: " + cards_text(v.laid_down[seat], r.edition))
+            elif status == "out_of_round":
+                note.append("out of this round")
+            if seat in v.owes_draw:
+                note.append("owes a draw")
+            if v.to_play == seat and v.owed == 2:
+                note.append(f"owes 2 cards ({display_name(PLAY2, r.edition)})")
+            row: list[Text | str] = [
+                Text("▶", "bold") if v.to_play == seat else "",
+                who,
+                "–" if status == "out" else str(v.hand_sizes[seat]),
+            ]
+            if v.tokens is not None:
+                tokens = v.tokens[seat]
+                row.append("–" if status == "out" else "●" * tokens if tokens else "none")
+            if v.scores is not None:
+                row.append(str(v.scores[seat]))
+            row.append(Text(" · ".join(note), "red" if status != "in" else "yellow"))
+            table.add_row(*row)
+        return table
+
+    def warnings(self, v: View) -> list[Text]:
+        """What the person must know before choosing: owed cards, draws, busts, K7."""
+        r = self.rules
+        if v.to_play != self.human:
+            return []
+        play2 = display_name(PLAY2, r.edition)
+        out: list[Text] = []
+        if self.human in v.owes_draw:
+            text = "You still owe a draw: type d to take it before you play, or it is lost."
+            if v.legal == (DRAW,):
+                text = "No card can be played yet: type d to draw first."
+            out.append(Text(text, "yellow"))
+        if DISCARD in v.legal:
+            out.append(
+                Text(
+                    "You hold four ONO 99s: type discard to lay them down and draw four new cards.",
+                    "yellow",
+                )
+            )
+        elif v.legal and v.legal[0].kind == "play" and is_bust(self.state, v.legal[0]):
+            effect = {
+                "unchanged": f"the total stays {v.total}",
+                "keep": "its value still counts",
+                "reset": "the total goes back to 0",
+            }[r.bust_total]
+            lapses = f" The {play2} you owe lapses." if v.owed == 2 else ""
+            out.append(
+                Text(
+                    f"⚠ Nothing you hold keeps the total at or below {r.max_total}: you bust. "
+                    f"Throw away any card but an ONO 99 ({effect}); you are out of this round."
+                    + lapses,
+                    "bold red",
+                )
+            )
+            return out
+        if v.owed == 2:
+            deflectors = [display_name(c, r.edition) for c in sorted(r.deflectors) if c in r.deck]
+            text = (
+                f"⚠ {play2.upper()}: you owe 2 cards. Play two cards one after the other, "
+                f"or answer with {' or '.join(deflectors)} to pass it on."
+            )
+            if not r.play2_deflects_play2:
+                text += f" A {play2} can't be your first card."
+            out.append(Text(text, "bold yellow"))
+        elif self.second_card:
+            out.append(Text(f"{play2}: now play your second card.", "bold yellow"))
+        return out
+
+    def hand_text(self, v: View) -> Text:
+        hand = v.hand or ()
+        playable = {a.card for a in v.legal if a.kind == "play"}
+        if DISCARD in v.legal:
+            playable.add(ONO99)
+        parts: list[Text | str] = [Text("Your hand ", "bold")]
+        for i, card in enumerate(hand, 1):
+            parts += ["   ", Text(f"#{i} ", "dim"), self.card_text(card, dim=card not in playable)]
+        if not hand:
+            parts.append(" (empty)")
+        return Text.assemble(*parts)
+
+    def outro(self) -> None:
+        s = self.state
+        r = self.rules
+        self.console.print()
+        self.console.rule(Text("Game over", "bold"))
+        rounds = f" after {s.round} rounds" if s.round > 1 else ""
+        end = "!" if self.human in s.winners else "."
+        self.console.print(Text(f"{self.narrator.result(s.winners)}{rounds}{end}", "bold green"))
+        if s.tokens is None and s.scores is None:
+            order = [self.names[w] for w in s.winners] + [self.names[o] for o in reversed(s.out)]
+            self.console.print(Text("Finishing order: " + ", ".join(order)))
+            return
+        table = Table(box=None, padding=(0, 2), show_edge=False)
+        table.add_column("player")
+        table.add_column(
+            "tokens left" if s.tokens is not None else f"score (target {r.target})", justify="right"
+        )
+        table.add_column("")
+        for seat, name in enumerate(self.names):
+            value = (s.tokens or s.scores or ())[seat]
+            table.add_row(name, str(value), "winner" if seat in s.winners else "")
+        print_block(self.console, table)
+
+
+def _next_seat(v: View, seat: int) -> int | None:
+    """The seat after ``seat`` in the current direction that is still in (T4)."""
+    n = v.players
+    for step in range(1, n):
+        s = (seat + step * v.direction) % n
+        if v.status[s] == "in":
+            return s
+    return None
+
+
+def match_text(rules: Rules) -> str:
+    if rules.match == "tokens":
+        return (
+            f"tokens match: {rules.tokens} tokens each; a lost round costs one, "
+            "and losing with none left puts you out"
+        )
+    if rules.match == "points":
+        how = (
+            "players at the target leave; the last one in wins"
+            if rules.variant == "last_standing"
+            else "the first time someone reaches it, the lowest score wins"
+        )
+        return f"points match to {rules.target}: {how}"
+    return "single game: the last player in wins"
+
+
+# --------------------------------------------------------------------------- records
+
+
+def ono99_home() -> Path:
+    return Path(os.environ.get("ONO99_HOME") or Path.home() / ".local" / "share" / "ono99")
+
+
+def default_record_path(seed: int) -> Path:
+    folder = ono99_home() / "records"
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{stamp}-seed{seed}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stamp}-seed{seed}-{n}.json"
+        n += 1
+    return path
+
+
+def save_record(state: State, path: Path, meta: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(record_of(state, meta=meta).to_json() + "\n", encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- command
+
+
+def seat_names(players: int, human: int, name: str) -> list[str]:
+    """The person's name at their seat, friendly names (not theirs) for the bots."""
+    pool = iter(n for n in BOT_NAMES if n.lower() != name.lower())
+    return [name if seat == human else next(pool) for seat in range(players)]
+
+
+def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot | None]:
+    if len(kinds) == 1:
+        kinds = kinds * (players - 1)
+    if len(kinds) != players - 1:
+        raise BadOptions(
+            f"--bots: give one bot for every seat, or one per other seat ({players - 1}), "
+            f"not {len(kinds)}"
+        )
+    it = iter(kinds)
+    return [None if s == human else make_bot(next(it), seed * 10 + s) for s in range(players)]
+
+
+@click.command(
+    "play",
+    epilog="\b\nExamples:\n  ono99 play\n"
+    "  ono99 play --edition 1980 --players 3 --bots greedy,random\n"
+    "  ono99 play --match points --target 150 --draw-penalty --seed 7",
+)
+@edition_option
+@click.option(
+    "--players",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Number of players, you included (2–6). [default: 4, or one per bot + you]",
+)
+@click.option(
+    "--bots",
+    "bots_text",
+    default="greedy",
+    show_default=True,
+    metavar="NAME,…",
+    help="Bots for the other seats: one name for all, or one per seat.",
+)
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
+@click.option("--name", default=YOU, show_default=True, help="Your name in the log.")
+@click.option("--seed", type=int, default=None, help="Seed of the shuffles. [default: random]")
+@click.option(
+    "--delay",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help=f"Pause before each bot move, on a terminal only. [default: {DEFAULT_DELAY}]",
+)
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to save the game record. "
+    "[default: a new file in $ONO99_HOME/records, ONO99_HOME=~/.local/share/ono99]",
+)
+@rule_options(exclude=("players",))
+def play_command(
+    edition: str,
+    players: int | None,
+    bots_text: str,
+    seat: int,
+    name: str,
+    seed: int | None,
+    delay: float | None,
+    save_path: Path | None,
+    **options: Any,
+) -> None:
+    """Play ONO 99 in the terminal against bots.
+
+    Keep the running total at or below 98: type a card (7, -10, reverse, play2…) or its
+    position in your hand; ? lists your legal moves, help explains the rest. With
+    --draw-penalty you must type d after each card to draw it, or lose the draw.
+
+    Rule options left out keep the edition's defaults.
+
+    Exit status: 0 when the game ends or you quit, 1 when input ends first, 2 for bad
+    options. The game record is saved either way.
+    """
+    kinds = bot_list(bots_text)
+    if players is None and len(kinds) > 1:
+        players = len(kinds) + 1
+    rules = build_rules(edition, {**rule_values(options), "players": players})
+    if not 0 <= seat < rules.players:
+        raise BadOptions(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
+    name = name.strip() or YOU
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    bots = _bots_for(kinds, rules.players, seat, seed)
+    names = seat_names(rules.players, seat, name)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    wait = (DEFAULT_DELAY if delay is None else max(0.0, delay)) if interactive else 0.0
+    console = Console(
+        force_terminal=sys.stdout.isatty(), highlight=False, emoji=False, soft_wrap=True
+    )
+    game = TerminalGame(
+        rules,
+        seed,
+        seat,
+        names,
+        bots,
+        console,
+        _line_reader(interactive),
+        delay=wait,
+        echo_input=not sys.stdin.isatty(),
+    )
+    code = EXIT_OK
+    try:
+        game.run()
+    except _Quit:
+        console.print(Text("You leave the game.", "bold"))
+    except EOFError:
+        console.print()
+        console.print(Text("End of input: the game stops here, unfinished.", "bold"))
+        code = EXIT_FAILED
+    except KeyboardInterrupt:
+        console.print()
+        console.print(Text("Interrupted: the game stops here, unfinished.", "bold"))
+        code = EXIT_INTERRUPTED
+    path = save_path or default_record_path(seed)
+    meta = {
+        "program": "ono99 play",
+        "names": names,
+        "bots": [None if b is None else b.name for b in bots],
+        "human": seat,
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    try:
+        save_record(game.state, path, meta)
+    except OSError as exc:
+        raise CliError(f"could not save the record to {path}: {exc.strerror or exc}") from None
+    console.print(Text.assemble("Record saved: ", (str(path), "bold"), f" (seed {seed})"))
+    console.print(Text(f"Replay it with: ono99 replay {path}", "dim"))
+    click.get_current_context().exit(code)
+
+
+def _line_reader(interactive: bool) -> Callable[[], str]:
+    if interactive:
+        with contextlib.suppress(ImportError):  # not on every platform
+            import readline  # noqa: F401  (line editing for input())
+        return input
+
+    def read() -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    return read

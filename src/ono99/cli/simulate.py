@@ -1,0 +1,162 @@
+"""``ono99 simulate``: many games between bots, and each seat's win rate.
+
+One player per bot named in ``--bots``. Game ``i`` uses seed ``SEED + i``, so a run is
+reproducible from its seed; the first dealer of each game is drawn from that seed, so no seat
+is favoured by always playing first. A win shared by tied winners counts fractionally.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import secrets
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..bots import make_bot
+from ..engine import Rules
+from ..sim import play_game
+from .options import (
+    BadOptions,
+    bot_list,
+    build_rules,
+    edition_option,
+    rule_options,
+    rule_values,
+)
+from .render import print_block
+
+
+@dataclass
+class Tally:
+    """What a run of games adds up to."""
+
+    bots: list[str]
+    games: int = 0
+    wins: list[float] = field(default_factory=list)
+    actions: int = 0
+    rounds: int = 0
+
+    def __post_init__(self) -> None:
+        self.wins = [0.0] * len(self.bots)
+
+    def win_rates(self) -> list[float]:
+        return [w / self.games if self.games else 0.0 for w in self.wins]
+
+
+def run_games(
+    rules: Rules,
+    bots: list[str],
+    games: int,
+    seed: int,
+    on_game: Callable[[], None] | None = None,
+) -> Tally:
+    """Play ``games`` games between fresh ``bots`` (one per seat) and tally them."""
+    tally = Tally(bots)
+    for i in range(games):
+        game_seed = seed + i
+        players = [make_bot(name, game_seed * 10 + s) for s, name in enumerate(bots)]
+        final = play_game(rules, players, game_seed)
+        for w in final.winners:
+            tally.wins[w] += 1 / len(final.winners)
+        tally.games += 1
+        tally.actions += final.moves
+        tally.rounds += final.round
+        if on_game:
+            on_game()
+    return tally
+
+
+def _wins_text(wins: float) -> str:
+    return str(round(wins)) if math.isclose(wins, round(wins), abs_tol=1e-9) else f"{wins:.2f}"
+
+
+def table_of(tally: Tally) -> Table:
+    table = Table(title=None, show_footer=True, box=None, padding=(0, 2), pad_edge=False)
+    rates = tally.win_rates()
+    table.add_column("seat", footer="all", justify="right")
+    table.add_column("bot")
+    table.add_column("wins", footer=_wins_text(sum(tally.wins)), justify="right")
+    table.add_column("win rate", footer=f"{sum(rates):.1%}", justify="right")
+    table.add_column("± 95%", justify="right")
+    for seat, (bot, wins, rate) in enumerate(zip(tally.bots, tally.wins, rates, strict=True)):
+        half = 1.96 * math.sqrt(rate * (1 - rate) / tally.games) if tally.games else 0.0
+        table.add_row(str(seat), bot, _wins_text(wins), f"{rate:.1%}", f"{half:.1%}")
+    return table
+
+
+@click.command(
+    "simulate",
+    epilog="\b\nExamples:\n  ono99 simulate --bots greedy,random,random,random --games 1000"
+    "\n  ono99 simulate --bots greedy,greedy --edition 1980 --games 200 --seed 1 --json",
+)
+@click.option(
+    "--bots",
+    "bots_text",
+    default="greedy,random,random,random",
+    show_default=True,
+    metavar="NAME,…",
+    help="One bot per seat; the number of bots is the number of players.",
+)
+@click.option("--games", "-n", type=int, default=100, show_default=True, help="Games to play.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Seed of the first game; game i uses SEED + i. [default: random]",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@edition_option
+@rule_options(exclude=("players",))
+def simulate_command(
+    bots_text: str, games: int, seed: int | None, as_json: bool, edition: str, **options: Any
+) -> None:
+    """Play many games between bots and show each seat's win rate.
+
+    Tied winners share a win. Shows a progress bar on a terminal, then a table (or JSON).
+    Rule options left out keep the edition's defaults.
+    """
+    bots = bot_list(bots_text)
+    if not 2 <= len(bots) <= 6:
+        raise BadOptions(f"--bots: a game needs 2 to 6 players, not {len(bots)}")
+    if games < 1:
+        raise BadOptions(f"--games must be at least 1, not {games}")
+    rules = build_rules(edition, {**rule_values(options), "players": len(bots)})
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    console = Console(force_terminal=sys.stdout.isatty(), highlight=False, emoji=False)
+    if console.is_terminal and not as_json:
+        columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task("games", total=games)
+            tally = run_games(rules, bots, games, seed, lambda: progress.advance(task))
+    else:
+        tally = run_games(rules, bots, games, seed)
+    if as_json:
+        result = {
+            "games": tally.games,
+            "seed": seed,
+            "rules": rules.to_dict(),
+            "bots": bots,
+            "wins": tally.wins,
+            "win_rates": tally.win_rates(),
+            "avg_actions": tally.actions / tally.games,
+            "avg_rounds": tally.rounds / tally.games,
+        }
+        click.echo(json.dumps(result, indent=1))
+        return
+    console.print(
+        f"{tally.games} games · {rules.edition} edition · {len(bots)} players · seed {seed}"
+    )
+    print_block(console, table_of(tally))
+    console.print(
+        f"average per game: {tally.actions / tally.games:.1f} actions, "
+        f"{tally.rounds / tally.games:.2f} rounds"
+    )

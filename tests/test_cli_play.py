@@ -1,0 +1,289 @@
+"""``ono99 play`` end to end through real pipes, plus its input parsing.
+
+The scripted player answers every prompt from a fixed list of lines: some garbage first,
+then positions in turn (so some legal card is always reached) and ``d`` for owed draws.
+It never waits for output, so the game consumes one line per prompt; the list is long
+enough for a whole match, and a ``timeout`` makes a hang a failure instead of a stall.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ono99.cli.main import main
+from ono99.cli.play import MoveError, friendly, parse_move
+from ono99.engine import DISCARD, DRAW, PLAY, load_record, replay
+from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
+
+GARBAGE = ["banana", "9", "play 99", "?", "help"]
+MOVES = ["1", "#1", "#2", "#3", "#4", "d"]
+
+
+def script(lines: int = 3000) -> str:
+    moves = itertools.islice(itertools.cycle(MOVES), lines)
+    return "\n".join([*GARBAGE, *moves]) + "\n"
+
+
+def run_cli(args: list[str], stdin: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env["ONO99_HOME"] = str(home)
+    env["PYTHONIOENCODING"] = "utf-8"
+    return subprocess.run(
+        [sys.executable, "-m", "ono99", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=120,
+    )
+
+
+def replay_json(path: Path, home: Path) -> dict:
+    done = run_cli(["replay", "--json", str(path)], "", home)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def check_transcript(out: str) -> None:
+    assert "Traceback" not in out
+    assert "\x1b" not in out  # no escape codes through a pipe
+    assert re.search(r"^\s*TOTAL -?\d+ ", out, re.M)
+    assert re.search(r"^  You play .+ → -?\d+", out, re.M)
+    assert re.search(r"^  (Ana|Ben|Chloé|Dev|Eun) plays .+ → -?\d+", out, re.M)
+    assert "✗ I don't understand 'banana'" in out
+    lines = out.splitlines()
+    errors = [i for i, line in enumerate(lines) if line.startswith("  ✗ ")]
+    assert errors
+    for i in errors:  # one line of reason, then a new prompt
+        assert lines[i + 1].startswith("Your move"), lines[i : i + 2]
+
+
+GAMES = {
+    "2022-single": ("--seed 3", ["is out: nothing can be played"]),
+    "1980-tokens": ("--edition 1980 --players 3 --seed 5", ["loses a token", "tokens left"]),
+    "2022-points": (
+        "--match points --target 100 --seed 11",
+        ["round 1 scores:", "busts with", "leaves the game", "score/100"],
+    ),
+    "2022-draw-penalty": (
+        "--draw-penalty --seed 4",
+        ["draws a card", "Draw! type d", "You didn't draw in time"],
+    ),
+    "1980-draw-penalty-points": (
+        "--edition 1980 --match points --draw-penalty --target 60 --seed 2 --bots greedy,random",
+        ["Double Play", "round 1 scores:"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_scripted_game_to_the_end(name: str, tmp_path: Path) -> None:
+    args, expected = GAMES[name]
+    record = tmp_path / "game.json"
+    done = run_cli(["play", *args.split(), "--save", str(record)], script(), tmp_path)
+    out = done.stdout
+    assert done.returncode == 0, done.stderr + out[-2000:]
+    assert done.stderr == ""
+    check_transcript(out)
+    for text in expected:
+        assert text in out
+    # Bots always take an owed draw at once (X2); only the person can lose one.
+    assert not re.search(r"^  (Ana|Ben|Chloé) didn't draw in time", out, re.M)
+    assert re.search(r"^(Ana|Ben|Chloé|You) wins?( after \d+ rounds)?[.!]$", out, re.M)
+    assert f"Record saved: {record}" in out
+    summary = replay_json(record, tmp_path)
+    assert summary["over"] is True
+    assert summary["winners"]
+    rec = load_record(record.read_text(encoding="utf-8"))
+    assert rec.meta["names"][0] == "You"
+    assert rec.meta["bots"][0] is None
+    assert replay(rec).over
+
+
+def test_end_of_input_saves_the_game_so_far(tmp_path: Path) -> None:
+    done = run_cli(["play", "--seed", "3"], "banana\n#1\n", tmp_path)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "End of input" in done.stdout
+    saved = list((tmp_path / "records").glob("*.json"))  # the default place, under ONO99_HOME
+    assert len(saved) == 1
+    summary = replay_json(saved[0], tmp_path)
+    assert summary["over"] is False
+    assert len(load_record(saved[0].read_text(encoding="utf-8")).actions) >= 1
+
+
+def test_quit_ends_cleanly(tmp_path: Path) -> None:
+    record = tmp_path / "quit.json"
+    done = run_cli(["play", "--seed", "9", "--save", str(record)], "quit\n", tmp_path)
+    assert done.returncode == 0
+    assert "You leave the game" in done.stdout
+    assert replay_json(record, tmp_path)["over"] is False
+
+
+def test_name_seat_and_bots(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    done = run_cli(
+        [
+            "play",
+            "--seed",
+            "1",
+            "--seat",
+            "2",
+            "--name",
+            "Zoe",
+            "--bots",
+            "random,greedy",
+            "--save",
+            str(record),
+        ],
+        script(),
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Zoe (seat 2) against Ana (random), Ben (greedy)." in done.stdout
+    assert re.search(r"^  Zoe plays ", done.stdout, re.M)
+    meta = load_record(record.read_text(encoding="utf-8")).meta
+    assert meta["names"] == ["Ana", "Ben", "Zoe"]
+    assert meta["bots"] == ["random", "greedy", None]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--max-total", "5"], "error: option 'max_total': must be at least 10, not 5"),
+        (["--match", "quick"], "error: option 'match': must be one of single, tokens, points"),
+        (["--edition", "1990"], "error: option 'edition': must be one of 2022, 1980"),
+        (["--players", "7"], "error: option 'players': must be at most 6, not 7"),
+        (["--bots", "greedy,clever"], "error: unknown bot 'clever'; the bots are"),
+        (["--players", "4", "--bots", "greedy,random"], "error: --bots: give one bot"),
+        (["--seat", "4"], "error: --seat must be a seat from 0 to 3, not 4"),
+    ],
+)
+def test_bad_options_are_one_line_usage_errors(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["play", *args], input="")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+    assert result.stderr.count("\n") == 1
+    assert result.stdout == ""
+
+
+def test_rule_flags_reach_the_rules(tmp_path: Path) -> None:
+    record = tmp_path / "r.json"
+    flags = [
+        "--max-total",
+        "99",
+        "--no-four-ono99-discard",
+        "--ono99-on-tens",
+        "--match",
+        "tokens",
+        "--tokens",
+        "1",
+        "--seed",
+        "6",
+    ]
+    done = run_cli(["play", *flags, "--save", str(record)], "quit\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    rules = json.loads(record.read_text(encoding="utf-8"))["rules"]
+    assert rules == {
+        "edition": "2022",
+        "players": 4,
+        "max_total": 99,
+        "four_ono99_discard": False,
+        "ono99_on_tens": True,
+        "match": "tokens",
+        "tokens": 1,
+    }
+
+
+# --------------------------------------------------------------------------- input parsing
+
+
+def test_a_number_is_a_held_card_first_then_a_position() -> None:
+    hand = (3, 5, 10, 10)
+    legal = [PLAY[3], PLAY[5], PLAY[10]]
+    assert parse_move("5", hand, legal, "2022") is PLAY[5]  # the card 5
+    assert parse_move("1", hand, legal, "2022") is PLAY[3]  # position 1
+    assert parse_move("#2", hand, legal, "2022") is PLAY[5]
+    assert parse_move("#3", hand, legal, "2022") is PLAY[10]
+    assert parse_move("10", hand, legal, "2022") is PLAY[10]
+    assert parse_move("play 3", hand, legal, "2022") is PLAY[3]
+    assert parse_move("3", hand, legal, "2022") is PLAY[3]  # held: the card, not position 3
+
+
+def test_names_and_words() -> None:
+    hand = (MINUS_TEN, REVERSE, PLAY2, ONO99)
+    legal = [PLAY[MINUS_TEN], PLAY[REVERSE], PLAY[PLAY2]]
+    assert parse_move("-10", hand, legal, "2022") is PLAY[MINUS_TEN]
+    assert parse_move("Reverse", hand, legal, "2022") is PLAY[REVERSE]
+    assert parse_move("r", hand, legal, "2022") is PLAY[REVERSE]
+    assert parse_move("play2", hand, legal, "2022") is PLAY[PLAY2]
+    assert parse_move("  Play   2 ", hand, legal, "2022") is PLAY[PLAY2]
+    assert parse_move("ono99", hand, legal, "2022") is PLAY[ONO99]  # illegal: apply says why
+    assert parse_move("play 2", (2, 5, 7, 9), [PLAY[2]], "2022") is PLAY[2]
+    assert parse_move("double play", (2, 5, PLAY2), [PLAY[2]], "1980") is PLAY[PLAY2]
+    assert parse_move("d", hand, legal, "2022") is DRAW
+    assert parse_move("discard", hand, legal, "2022") is DISCARD
+
+
+def test_four_ono99s_by_position_means_the_discard() -> None:
+    hand = (ONO99,) * 4
+    assert parse_move("#1", hand, [DISCARD], "2022") is DISCARD
+    assert parse_move("ono99", hand, [DISCARD], "2022") is DISCARD
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("banana", "I don't understand 'banana'"),
+        ("9", "you have no 9 (your hand: 3, 5, 10, 10)"),
+        ("12", "there is no card 12, and no position 12"),
+        ("#5", "'#5' is not a position in your hand (1–4)"),
+        ("play 99", "you have no ONO 99"),
+        ("play 2", "you have no Play 2 (your hand"),
+    ],
+)
+def test_garbage_gets_a_reason(text: str, reason: str) -> None:
+    with pytest.raises(MoveError) as err:
+        parse_move(text, (3, 5, 10, 10), [PLAY[3]], "2022")
+    assert str(err.value).startswith(reason)
+    assert "\n" not in str(err.value)
+
+
+def test_friendly_engine_messages() -> None:
+    assert (
+        friendly("seat 0 tried 'play 10' at total 95, but that makes 105, above 98 (T1)", "2022")
+        == "You can't play 10 at total 95: that makes 105, above 98 (T1)"
+    )
+    assert (
+        friendly(
+            "seat 2 tried 'play play2', but it may not be the first of two owed cards (P4)", "1980"
+        )
+        == "You can't play Double Play: it may not be the first of two owed cards (P4)"
+    )
+    assert friendly("seat 1 tried 'draw', but owes no draw", "2022") == (
+        "You can't draw: you owe no draw"
+    )
+
+
+# --------------------------------------------------------------------------- help
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["simulate"]])
+def test_every_command_has_a_description_and_an_example(command: list[str]) -> None:
+    result = CliRunner().invoke(main, [*command, "--help"])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Usage: ")
+    assert lines[2].strip()  # the one-line description
+    assert "Examples:" in result.output
+    assert re.search(r"^\s+ono99 \w+", result.output.split("Examples:")[1], re.M)
