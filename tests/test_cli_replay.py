@@ -100,7 +100,7 @@ def _wrong_seat_at_5(data: dict[str, Any]) -> None:
 
 BAD = {
     "unknown-option": (lambda d: d["rules"].update(colour="red"), "error: rules.colour: "),
-    "bad-deck": (_swap_first_card, "error: decks[0] is not a permutation of the deck"),
+    "bad-deck": (_swap_first_card, "error: decks[0]: not a permutation of the deck"),
     "illegal-action": (_illegal_at_12, "error: actions[12]: seat "),
     "wrong-seat": (_wrong_seat_at_5, "error: actions[5]: seat "),
     "bad-action-text": (lambda d: d["actions"][3].__setitem__(1, "fly"), "error: actions[3]: "),

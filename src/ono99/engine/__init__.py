@@ -16,16 +16,54 @@ from .errors import (
 )
 from .game import apply, apply_unchecked, is_bust, legal_actions, new_game
 from .record import FORMAT, Record, load_record, record_of, replay, replay_states
-from .rules import EDITIONS, OPTIONS, Rules, defaults, make_rules
+from .rules import EDITIONS, OPTIONS, OptionSpec, Rules, defaults, make_rules
 from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
 from .summary import summarize
 from .view import View, view
 
 __all__ = [
-    "ALL_ACTIONS", "CARD_NAMES", "CCW", "CW", "DISCARD", "DRAW", "EDITIONS", "FORMAT", "IN",
-    "OPTIONS", "OUT", "OUT_OF_ROUND", "PLAY", "Action", "Event", "IllegalActionError",
-    "NotationError", "Ono99Error", "Record", "RecordError", "Rules", "RulesError", "Setup",
-    "SetupError", "State", "View", "apply", "apply_unchecked", "card_name", "defaults",
-    "display_name", "is_bust", "legal_actions", "load_record", "make_rules", "new_game",
-    "parse_action", "parse_card", "record_of", "replay", "replay_states", "summarize", "view",
+    "ALL_ACTIONS",
+    "CARD_NAMES",
+    "CCW",
+    "CW",
+    "DISCARD",
+    "DRAW",
+    "EDITIONS",
+    "FORMAT",
+    "IN",
+    "OPTIONS",
+    "OUT",
+    "OUT_OF_ROUND",
+    "PLAY",
+    "Action",
+    "Event",
+    "IllegalActionError",
+    "NotationError",
+    "Ono99Error",
+    "OptionSpec",
+    "Record",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "Setup",
+    "SetupError",
+    "State",
+    "View",
+    "apply",
+    "apply_unchecked",
+    "card_name",
+    "defaults",
+    "display_name",
+    "is_bust",
+    "legal_actions",
+    "load_record",
+    "make_rules",
+    "new_game",
+    "parse_action",
+    "parse_card",
+    "record_of",
+    "replay",
+    "replay_states",
+    "summarize",
+    "view",
 ]  # fmt: skip

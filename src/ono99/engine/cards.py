@@ -33,7 +33,6 @@ _ALIASES = {
     "minus10": MINUS_TEN,
     "minus ten": MINUS_TEN,
     "ten": 10,
-    "play 2": PLAY2,
     "double": PLAY2,
     "doubleplay": PLAY2,
     "double play": PLAY2,
@@ -60,7 +59,9 @@ def card_name(card: int) -> str:
 
 def parse_card(text: str) -> int:
     """The card id for an N1 name (or a common spelling of it)."""
-    key = " ".join(str(text).strip().lower().split())
+    if not isinstance(text, str):
+        raise NotationError(f"a card must be a name like '7' or 'reverse', not {text!r}")
+    key = " ".join(text.strip().lower().split())
     card = _BY_NAME.get(key)
     if card is None:
         card = _ALIASES.get(key)

@@ -20,7 +20,13 @@ class RulesError(Ono99Error):
 
 
 class SetupError(Ono99Error):
-    """A dealer, deck or reshuffle order that cannot start or continue a game (N3)."""
+    """A seed, dealer, deck or reshuffle order that cannot start or continue a game (N3).
+    ``where`` names the bad input, e.g. ``decks[1]`` or ``reshuffles[0]``."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.detail = message
 
 
 class IllegalActionError(Ono99Error):

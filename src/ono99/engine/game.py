@@ -44,12 +44,17 @@ def new_game(
     Anything not given is shuffled from ``seed``.
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SetupError(f"seed must be a whole number, not {seed!r}")
+        raise SetupError("seed", f"must be a whole number, not {seed!r}")
     n = rules.players
     if dealer is None:
         dealer = random.Random(f"ono99:{seed}:dealer").randrange(n)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise SetupError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        raise SetupError("dealer", f"must be a seat from 0 to {n - 1}, not {dealer!r}")
+    for name, value in (("decks", decks), ("reshuffles", reshuffles)):
+        if value is not None and (
+            isinstance(value, (str, bytes)) or not isinstance(value, Iterable)
+        ):
+            raise SetupError(name, f"must be a list of card lists, not {value!r}")
     deck_list = tuple(
         _check_permutation(_card_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
         for i, d in enumerate(decks or ())
@@ -91,18 +96,18 @@ def new_game(
 
 def _card_ids(cards: Iterable[int | str], where: str) -> tuple[int, ...]:
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise SetupError(f"{where} must be a list of cards, not {cards!r}")
+        raise SetupError(where, f"must be a list of cards, not {cards!r}")
     out = []
     for i, card in enumerate(cards):
         if isinstance(card, str):
             try:
                 out.append(parse_card(card))
             except ValueError as exc:
-                raise SetupError(f"{where}[{i}]: {exc}") from None
+                raise SetupError(f"{where}[{i}]", str(exc)) from None
         elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARD_NAMES):
             out.append(card)
         else:
-            raise SetupError(f"{where}[{i}]: not a card: {card!r}")
+            raise SetupError(f"{where}[{i}]", f"not a card: {card!r}")
     return tuple(out)
 
 
@@ -114,8 +119,9 @@ def _check_permutation(
         for card, (h, e) in enumerate(zip(have, want, strict=True)):
             if h != e:
                 raise SetupError(
-                    f"{where} is not a permutation of {what}: it has {h} × "
-                    f"{CARD_NAMES[card]!r} where {what} has {e}"
+                    where,
+                    f"not a permutation of {what}: it has {h} × {CARD_NAMES[card]!r} "
+                    f"where {what} has {e}",
                 )
     return cards
 

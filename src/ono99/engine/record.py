@@ -61,7 +61,7 @@ class Record:
                 reshuffles=self.reshuffles,
             )  # fmt: skip
         except SetupError as exc:
-            raise RecordError("", str(exc)) from None
+            raise RecordError(exc.where, exc.detail) from None
 
 
 def load_record(data: str | bytes | dict[str, Any]) -> Record:
@@ -71,6 +71,8 @@ def load_record(data: str | bytes | dict[str, Any]) -> Record:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
             raise RecordError("record", f"not valid JSON ({exc})") from None
+        except RecursionError:
+            raise RecordError("record", "not valid JSON (nested too deeply)") from None
         except UnicodeDecodeError:
             raise RecordError("record", "not UTF-8 text") from None
     if not isinstance(data, dict):
@@ -80,6 +82,8 @@ def load_record(data: str | bytes | dict[str, Any]) -> Record:
             raise RecordError(key, f"unknown entry; a record has {', '.join(_KEYS)}")
     if data.get("format") != FORMAT:
         raise RecordError("format", f"must be {FORMAT!r}, not {data.get('format')!r}")
+    if not isinstance(data.get("rules", {}), dict):
+        raise RecordError("rules", f"must be an object of options, not {data['rules']!r}")
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except RulesError as exc:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
+from .errors import SetupError
 from .game import legal_actions
 from .rules import Rules
 from .state import OUT, STATUS_NAMES, Event, State, _walk
@@ -60,7 +61,7 @@ def view(state: State, seat: int | None = None) -> View:
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
     ):
-        raise ValueError(f"no seat {seat!r}; seats are numbered 0 to {n - 1}")
+        raise SetupError("seat", f"no seat {seat!r}; seats are numbered 0 to {n - 1}")
     laid = state.rules.match == "single"
     return View(
         seat=seat,

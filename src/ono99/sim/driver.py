@@ -9,8 +9,9 @@ from ..engine import Rules, State, apply, new_game, view
 
 
 def next_actor(state: State) -> int:
-    """The seat to ask for an action: one still owing a draw (X2) is asked before the next
-    card is played, so bots never lose a draw; otherwise the seat to play."""
+    """The seat to ask for an action: a seat still owing a draw (X2) is asked before the
+    next card is played; otherwise the seat to play. A seat owing a draw that is also the
+    seat to play (its second owed card) may choose to play first and lose the draw."""
     if state.owes_draw:
         return state.owes_draw[0]
     assert state.to_play is not None
