@@ -15,13 +15,24 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from .actions import DISCARD, DRAW, PLAY, Action, parse_action
 from .cards import CARD_NAMES, CARD_POINTS, MINUS_TEN, ONO99, PLAY2, REVERSE, counts, parse_card
 from .errors import IllegalActionError, SetupError
 from .rules import Rules
-from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
+from .state import (
+    CCW,
+    CW,
+    EMPTY_CHAIN,
+    IN,
+    OUT,
+    OUT_OF_ROUND,
+    Chain,
+    Event,
+    Setup,
+    State,
+    chain_append,
+)
 
 HAND_SIZE = 4
 
@@ -86,8 +97,8 @@ def new_game(
     w.reshuffle_count = 0
     w.decks_used = ()
     w.reshuffles_used = ()
-    w.log = None
-    w.history = None
+    w.log = EMPTY_CHAIN
+    w.history = EMPTY_CHAIN
     w.moves = 0
     _deal(w)
     _settle(w)
@@ -231,7 +242,7 @@ def apply(state: State, seat: int, action: Action | str) -> State:
 def apply_unchecked(state: State, seat: int, action: Action) -> State:
     """``apply`` without the checks: ``action`` must be one of ``legal_actions(state, seat)``."""
     w = _Work.thaw(state)
-    w.history = ((seat, action), w.history)
+    w.history = chain_append(w.history, (seat, action))
     w.moves += 1
     if action is DRAW:
         _take_draw(w, seat)
@@ -318,8 +329,8 @@ class _Work:
     reshuffle_count: int
     decks_used: tuple[tuple[int, ...], ...]
     reshuffles_used: tuple[tuple[int, ...], ...]
-    log: Any
-    history: Any
+    log: Chain
+    history: Chain
     moves: int
 
     @classmethod
@@ -351,7 +362,7 @@ class _Work:
 
 def _event(w: _Work, kind: str, seat: int | None = None, card: int | None = None,
            total: int | None = None, data: object = None) -> None:  # fmt: skip
-    w.log = (Event(kind, seat, card, total, data), w.log)
+    w.log = chain_append(w.log, Event(kind, seat, card, total, data))
 
 
 def _play(w: _Work, seat: int, card: int) -> None:

@@ -7,7 +7,6 @@ records and referees may hold it. Everyone else gets a ``View`` (``view.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from .actions import Action
@@ -73,24 +72,51 @@ class State(NamedTuple):
     reshuffle_count: int  # reshuffles so far in the game
     decks_used: tuple[tuple[int, ...], ...]  # the deck order of every round so far
     reshuffles_used: tuple[tuple[int, ...], ...]  # every reshuffled draw pile so far
-    log: tuple[Any, ...] | None  # cons list (Event, older) of public events, newest first
-    history: tuple[Any, ...] | None  # cons list ((seat, Action), older), newest first
+    log: Chain  # public events, oldest first
+    history: Chain  # (seat, Action) pairs applied, oldest first
     moves: int  # number of actions applied
 
     @property
     def draw_pile_size(self) -> int:
         return len(self.pile) - self.pile_pos
 
-    def events(self) -> list[Event]:
-        """The public events of the game so far, oldest first."""
-        return list(_walk(self.log))[::-1]
+    @property
+    def event_count(self) -> int:
+        return chain_len(self.log)
 
-    def actions(self) -> list[tuple[int, Action]]:
-        """The ``(seat, action)`` pairs applied so far, oldest first."""
-        return list(_walk(self.history))[::-1]
+    def events(self, start: int = 0) -> list[Event]:
+        """The public events of the game so far, oldest first, from index ``start``."""
+        return chain_items(self.log, start)
+
+    def actions(self, start: int = 0) -> list[tuple[int, Action]]:
+        """The ``(seat, action)`` pairs applied so far, oldest first, from index ``start``."""
+        return chain_items(self.history, start)
 
 
-def _walk(cons: tuple[Any, ...] | None) -> Iterator[Any]:
-    while cons is not None:
-        yield cons[0]
-        cons = cons[1]
+# A Chain is a persistent append-only sequence: full chunks of CHUNK items and a tail.
+# Appending copies at most one chunk, states share everything older, and the nesting is
+# shallow, so comparing, hashing and pickling long games never recurses deeply.
+Chain = tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]
+CHUNK = 32
+EMPTY_CHAIN: Chain = ((), ())
+
+
+def chain_append(chain: Chain, item: Any) -> Chain:
+    chunks, tail = chain
+    if len(tail) < CHUNK:
+        return chunks, tail + (item,)
+    return chunks + (tail,), (item,)
+
+
+def chain_len(chain: Chain) -> int:
+    return len(chain[0]) * CHUNK + len(chain[1])
+
+
+def chain_items(chain: Chain, start: int = 0) -> list[Any]:
+    chunks, tail = chain
+    first = start // CHUNK
+    out: list[Any] = []
+    for chunk in chunks[first:]:
+        out.extend(chunk)
+    out.extend(tail)
+    return out[start - first * CHUNK :]

@@ -8,13 +8,12 @@ hand and public facts only — never another hand, the draw pile order, or the s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .actions import Action
 from .errors import SetupError
 from .game import legal_actions
 from .rules import Rules
-from .state import OUT, STATUS_NAMES, Event, State, _walk
+from .state import EMPTY_CHAIN, OUT, STATUS_NAMES, Chain, Event, State, chain_items
 
 
 @dataclass(frozen=True)
@@ -42,13 +41,13 @@ class View:
     over: bool
     winners: tuple[int, ...]
     legal: tuple[Action, ...]  # this seat's legal actions now
-    _log: Any = None  # cons list of public events
+    _log: Chain = EMPTY_CHAIN  # public events
 
     @property
     def events(self) -> list[Event]:
         """Every public event so far, oldest first: each card played, by whom, and the
         total after it; eliminations, deals, reshuffles, round ends."""
-        return list(_walk(self._log))[::-1]
+        return chain_items(self._log)
 
     @property
     def players(self) -> int:
