@@ -53,11 +53,12 @@ class After(Protocol):
 
 def print_block(console: Console, renderable: RenderableType) -> None:
     """Print a table or panel; through a pipe, without the padding rich leaves at line ends."""
+    # soft_wrap=False: long lines inside the block wrap to the width instead of being cut.
     if console.is_terminal:
-        console.print(renderable)
+        console.print(renderable, soft_wrap=False)
         return
     with console.capture() as captured:
-        console.print(renderable)
+        console.print(renderable, soft_wrap=False)
     for line in captured.get().splitlines():
         console.out(line.rstrip(), highlight=False)
 
