@@ -34,7 +34,13 @@ def play_game(
         on_state(state)
     while not state.over:
         seat = next_actor(state)
-        state = apply(state, seat, bots[seat].choose(view(state, seat)))
+        bot = bots[seat]
+        if getattr(bot, "omniscient", False):
+            # Only the oracle, which measures the ceiling of skill, sees the whole state.
+            action = bot.choose_state(state, seat)  # type: ignore[attr-defined]
+        else:
+            action = bot.choose(view(state, seat))
+        state = apply(state, seat, action)
         if on_state:
             on_state(state)
     return state

@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+import math
+
+from ono99.sim.stats import mean_interval, wilson_interval
+
+
+def test_wilson_interval_known_value() -> None:
+    # 50 of 100: the Wilson 95% interval is about 0.4038 to 0.5962.
+    low, high = wilson_interval(50, 100)
+    assert math.isclose(low, 0.4038, abs_tol=1e-4) and math.isclose(high, 0.5962, abs_tol=1e-4)
+
+
+def test_wilson_interval_edges_stay_in_range() -> None:
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    low, high = wilson_interval(0, 10)
+    assert 0 < high < 0.35
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_mean_interval() -> None:
+    mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and low < 2.5 < high
+    assert math.isclose(high - mean, 1.959963984540054 * math.sqrt((5 / 3) / 4))
