@@ -1,0 +1,390 @@
+"""``ono99 tournament``: many games between bots, seats rotated, win rates with intervals,
+ratings, and every game saved.
+
+The games are those of ``ono99.sim.tournament``: game i's seeds are hashed from (SEED, i)
+and it seats the lineup rotated by i mod n, so a run is reproducible from its seed whether
+one process, several, or a Dask cluster played it. The output folder gets ``games.jsonl``
+(one game record per line, in game order, written as the games arrive) and ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import secrets
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ..bots import UnknownBotError, make_bot
+from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
+from .options import BadOptions, CliError, build_rules, edition_option, rule_options, rule_values
+from .play import ono99_home
+from .render import print_block
+
+EXIT_INTERRUPTED = 130
+
+
+def default_out() -> Path:
+    """A new folder under ``$ONO99_HOME/tournaments``, named for the time."""
+    folder = ono99_home() / "tournaments"
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = folder / stamp
+    n = 2
+    while path.exists():
+        path = folder / f"{stamp}-{n}"
+        n += 1
+    return path
+
+
+def prepare_out(out: Path | None) -> Path:
+    path = default_out() if out is None else out
+    for name in ("games.jsonl", "summary.json"):
+        if (path / name).exists():
+            raise CliError(f"{path / name} already exists; choose another --out")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot create {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def cores() -> int:
+    """The cores this process may run on (fewer than the machine's in a container)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def check_bots(text: str) -> list[str]:
+    """Bot names from "expert,greedy,…"; any name ``make_bot`` knows is welcome."""
+    names = [part.strip() for part in text.split(",")]
+    for name in dict.fromkeys(names):
+        try:
+            make_bot(name, 0)
+        except UnknownBotError as exc:
+            raise BadOptions(str(exc)) from None
+    return names
+
+
+# --------------------------------------------------------------------------- progress
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 10:
+        return f"{seconds:.1f}s"
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+@contextmanager
+def progress(total: int, err: Console) -> Iterator[Callable[[int], None]]:
+    """A callback counting finished games: a bar with the time left on a terminal, else a
+    plain line on stderr at every tenth of the way or every 30 seconds."""
+    if err.is_terminal:
+        columns = (
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+        )
+        with Progress(*columns, console=err, transient=True) as bar:
+            task = bar.add_task("games", total=total)
+            yield lambda k: bar.advance(task, k)
+        return
+    start = time.monotonic()
+    state = {"done": 0, "shown": 0, "when": start}
+
+    def advance(k: int) -> None:
+        state["done"] += k
+        done, now = state["done"], time.monotonic()
+        if done < total and done - state["shown"] < total / 10 and now - state["when"] < 30:
+            return
+        state["shown"], state["when"] = done, now
+        rate = done / max(now - start, 1e-9)
+        left = f"about {_duration((total - done) / rate)} left" if done < total else "done"
+        err.print(f"games {done}/{total} · {done / total:.0%} · {rate:.0f} games/s · {left}")
+
+    yield advance
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _wins(x: float) -> str:
+    return str(round(x)) if abs(x - round(x)) < 1e-9 else f"{x:.2f}"
+
+
+def bots_table(summary: dict[str, Any]) -> Table:
+    ratings = {r["bot"]: r for r in (summary["ratings"] or {"bots": []})["bots"]}
+    table = Table(box=None, padding=(0, 2), pad_edge=False)
+    table.add_column("bot")
+    table.add_column("copies", justify="right")
+    table.add_column("games", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    if ratings:
+        table.add_column("rating μ ± σ", justify="right")
+    for bot in summary["bots"]:
+        low, high = bot["ci95"]
+        name = bot["bot"] + (" *" if bot.get("omniscient") else "")
+        row = [name, str(bot["copies"]), str(bot["games"]), _wins(bot["wins"])]
+        row += [_pct(bot["win_rate"]), f"{_pct(low)}–{_pct(high)}"]
+        if ratings:
+            r = ratings[bot["bot"]]
+            row.append(f"{r['mu']:.2f} ± {r['sigma']:.2f}")
+        table.add_row(*row)
+    return table
+
+
+def seats_table(summary: dict[str, Any]) -> Table:
+    table = Table(box=None, padding=(0, 2), pad_edge=False)
+    table.add_column("seat", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    for seat in summary["seats"]:
+        low, high = seat["ci95"]
+        table.add_row(
+            str(seat["seat"]),
+            _wins(seat["wins"]),
+            _pct(seat["win_rate"]),
+            f"{_pct(low)}–{_pct(high)}",
+        )
+    return table
+
+
+def write_summary(path: Path, summary: dict[str, Any]) -> None:
+    partial = path.with_suffix(".json.part")
+    partial.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    partial.replace(path)
+
+
+class Stopper:
+    """Ctrl-C and SIGTERM ask the games to stop (see ``play_games``): the workers are
+    stopped, and games.jsonl and the summary keep the games finished before. A second
+    Ctrl-C interrupts at once."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def asked(self) -> bool:
+        return self.requested
+
+    @contextmanager
+    def installed(self) -> Iterator[Stopper]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        signals = (signal.SIGINT, signal.SIGTERM)
+        previous = [signal.signal(sig, self) for sig in signals]
+        try:
+            yield self
+        finally:
+            for sig, handler in zip(signals, previous, strict=True):
+                signal.signal(sig, handler)
+
+
+# --------------------------------------------------------------------------- command
+
+
+@click.command(
+    "tournament",
+    epilog="\b\nExamples:\n  ono99 tournament --bots greedy,random,random,random --games 2000"
+    "\n  ono99 tournament --bots greedy,random --edition 1980 --match points --seed 1"
+    "\n  ono99 tournament --bots greedy,greedy,random --address tcp://10.0.0.5:8786",
+)
+@click.option(
+    "--bots",
+    "bots_text",
+    default="greedy,random,random,random",
+    show_default=True,
+    metavar="NAME,…",
+    help="The lineup, one bot per player (a name may repeat); seats rotate every game.",
+)
+@click.option("--games", "-n", type=int, default=2000, show_default=True, help="Games to play.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Tournament seed; game i's seeds are derived from (SEED, i). [default: random]",
+)
+@click.option(
+    "--workers",
+    "-j",
+    type=int,
+    default=None,
+    help="Local processes playing games. [default: the number of cores]",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDRESS",
+    help="Play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786) "
+    "instead of locally; its workers need ono99 installed.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Where to write games.jsonl and summary.json. "
+    "[default: a new folder in $ONO99_HOME/tournaments, ONO99_HOME=~/.local/share/ono99]",
+)
+@edition_option
+@rule_options(exclude=("players",))
+def tournament_command(
+    bots_text: str,
+    games: int,
+    seed: int | None,
+    workers: int | None,
+    address: str | None,
+    out: Path | None,
+    edition: str,
+    **options: Any,
+) -> None:
+    """Play a tournament between bots: win rates with 95% intervals per bot and per seat,
+    and Plackett–Luce ratings.
+
+    Game i seats the lineup rotated by i mod n, so each bot sits in each seat equally often
+    when GAMES is a multiple of the number of players. Tied winners share a win. The same
+    seed gives the same games and the same summary, whoever plays them. Every game record
+    goes to DIR/games.jsonl, in game order; the results to DIR/summary.json.
+    """
+    bots = check_bots(bots_text)
+    if not 2 <= len(bots) <= 6:
+        raise BadOptions(f"--bots: a game needs 2 to 6 players, not {len(bots)}")
+    if games < 1:
+        raise BadOptions(f"--games must be at least 1, not {games}")
+    if workers is None:
+        workers = cores()
+    if workers < 1:
+        raise BadOptions(f"--workers must be at least 1, not {workers}")
+    if address is not None:
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise CliError("--address needs Dask: pip install 'ono99[tournament]'") from None
+    rules = build_rules(edition, {**rule_values(options), "players": len(bots)})
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    tournament = Tournament(rules, tuple(bots), games, seed)
+    folder = prepare_out(out)
+
+    console = Console(force_terminal=sys.stdout.isatty(), highlight=False, emoji=False)
+    err = Console(stderr=True, force_terminal=sys.stderr.isatty(), highlight=False, emoji=False)
+    where = f"Dask at {address}" if address else f"{workers} worker{'s' * (workers > 1)}"
+    console.print(
+        f"{games} games · {rules.edition} edition · {len(bots)} players · seed {seed} · {where}"
+    )
+    if games % len(bots):
+        console.print(
+            f"note: {games} games is not a multiple of {len(bots)} players, "
+            "so the seats are balanced to within one game"
+        )
+    if not have_ratings():
+        console.print("note: no ratings without openskill: pip install 'ono99[tournament]'")
+
+    results = Results.start(tournament)
+    started_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    start = time.monotonic()
+    games_path = folder / "games.jsonl"
+    try:
+        with (
+            games_path.open("w", encoding="utf-8") as saved,
+            Stopper().installed() as stopper,
+            progress(games, err) as on_done,
+        ):
+            stop = stopper.asked
+            run = play_games(
+                tournament, workers=workers, address=address, on_done=on_done, stop=stop
+            )
+            _save_all(run, results, saved)
+    except KeyboardInterrupt:
+        pass  # a second Ctrl-C: stop at once, keep what there is
+    except ConnectionError as exc:
+        games_path.unlink()
+        if out is None:
+            folder.rmdir()  # made for this run, and still empty
+        raise CliError(str(exc)) from None
+    seconds = time.monotonic() - start
+    complete = results.games == games
+    summary = results.summary()
+    summary["run"] = {
+        "complete": complete,
+        "executor": "dask" if address else "processes" if workers > 1 else "serial",
+        "workers": None if address else workers,
+        "address": address,
+        "started": started_at,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(results.games / seconds, 1) if seconds else None,
+    }
+    write_summary(folder / "summary.json", summary)
+
+    if not complete:
+        err.print(
+            f"interrupted after {results.games} games; {folder / 'summary.json'} covers those games"
+        )
+        sys.exit(EXIT_INTERRUPTED)
+    print_block(console, bots_table(summary))
+    if any(bot.get("omniscient") for bot in summary["bots"]):
+        console.print("* sees every card: a measure of the ceiling of skill, not an opponent")
+    console.print()
+    print_block(console, seats_table(summary))
+    console.print()
+    averages = summary["averages"]
+    console.print(
+        f"average per game: {averages['actions']:.1f} actions, {averages['rounds']:.2f} rounds"
+        f" · {summary['shared_wins']} shared wins"
+    )
+    console.print(
+        f"{_duration(seconds)} · {summary['run']['games_per_second']:.0f} games/s", soft_wrap=True
+    )
+    console.print(f"games: {folder / 'games.jsonl'}", soft_wrap=True)
+    console.print(f"summary: {folder / 'summary.json'}", soft_wrap=True)
+
+
+def _save_all(run: Generator[GameResult, None, None], results: Results, saved: IO[str]) -> None:
+    """Append each game's record to the file and add it up, in game order, as they come."""
+    try:
+        for game in run:
+            saved.write(game.record + "\n")
+            results.add(game)
+            if game.index % 64 == 63:
+                saved.flush()
+    finally:
+        run.close()
