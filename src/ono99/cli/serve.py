@@ -1,0 +1,90 @@
+"""``ono99 serve``: the multiplayer server and its browser client."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .options import BadOptions, CliError
+
+
+@click.command(
+    "serve", epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db"
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", default=8099, show_default=True, type=int, help="Port to listen on (0: any free)."
+)
+@click.option(
+    "--db",
+    default="ono99.db",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="SQLite file holding every table and game; unfinished games resume from it.",
+)
+@click.option(
+    "--bot-delay",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0, 30),
+    help="Seconds a bot waits before it moves, so people can follow.",
+)
+@click.option(
+    "--grace",
+    default=60.0,
+    show_default=True,
+    type=click.FloatRange(0, 86400),
+    help="Seconds a dropped player keeps their seat before a bot plays for them.",
+)
+@click.option(
+    "--min-turn",
+    default=5.0,
+    show_default=True,
+    type=click.FloatRange(0.05, 600),
+    help="Shortest turn timer a table may ask for, in seconds.",
+)
+@click.option(
+    "--http-rate",
+    default=2.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Tables created or joined per second per client address (0: no limit).",
+)
+def serve_command(
+    host: str,
+    port: int,
+    db: str,
+    bot_delay: float,
+    grace: float,
+    min_turn: float,
+    http_rate: float,
+) -> None:
+    """Serve ONO 99 to browsers: create a table, share its link, play in real time.
+
+    Every table and every accepted move is stored in the SQLite file --db before anyone sees
+    it; stop and restart the server at any time and unfinished games go on where they were.
+    """
+    try:
+        from ..server import ServerConfig, run
+    except ImportError as exc:  # the server extra is not installed
+        raise CliError(f"the server needs its extra: pip install 'ono99[server]' ({exc})") from None
+    if not 0 <= port <= 65535:
+        raise BadOptions(f"--port must be from 0 to 65535, not {port}")
+    config = ServerConfig(
+        db=str(Path(db)),
+        bot_delay=bot_delay,
+        grace=grace,
+        turn_limits=(min_turn, 600.0),
+        http_rate=http_rate,
+    )
+
+    def ready(url: str) -> None:
+        click.echo(f"ONO 99 is served at {url}  (games are stored in {config.db}; Ctrl-C stops)")
+        sys.stdout.flush()
+
+    try:
+        run(config, host, port, on_ready=ready)
+    except OSError as exc:
+        raise BadOptions(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -1,0 +1,99 @@
+"""The ASGI application: pages, the HTTP API, the websocket, and the static client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..session import Settings
+from ..storage import SqliteStore
+from . import http
+from .config import ServerConfig
+from .hub import Hub, playable_bots
+from .websocket import table_socket
+
+STATIC = Path(__file__).parent / "static"
+
+_SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """Adds a strict content security policy and friends to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + _SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def page(request: Request) -> Response:
+    """Every page is the one client, which reads the address itself."""
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def health(request: Request) -> Response:
+    return Response("ok\n", media_type="text/plain")
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    config = config or ServerConfig()
+    store = SqliteStore(config.db)
+    settings = Settings(bot_delay=config.bot_delay, grace=config.grace, bots=playable_bots())
+    hub = Hub(store, settings, max_tables=config.max_tables)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    routes = [
+        Route("/", page),
+        Route("/t/{code}", page),
+        Route("/t/{code}/replay/{game}", page),
+        Route("/healthz", health),
+        Route("/api/options", http.options),
+        Route("/api/tables", http.create_table, methods=["POST"]),
+        Route("/api/tables/{code}", http.table_info),
+        Route("/api/tables/{code}/join", http.join_table, methods=["POST"]),
+        Route("/api/tables/{code}/games/{game}/record", http.game_record),
+        Route("/api/tables/{code}/games/{game}/replay", http.game_replay),
+        WebSocketRoute("/ws/{code}", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    app.state.config = config
+    app.state.limiters = {}
+    app.add_middleware(SecurityHeaders)
+    return app

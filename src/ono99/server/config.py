@@ -1,0 +1,23 @@
+"""A server's settings: where it stores, how fast bots move, and the limits it enforces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    db: str = "ono99.db"
+    bot_delay: float = 1.0  # seconds before a bot moves, so people can follow
+    grace: float = 60.0  # seconds a dropped player keeps the seat before the stand-in plays
+    turn_limits: tuple[float, float] = (5.0, 600.0)  # allowed turn timers (0 = none)
+    ws_rate: float = 10.0  # messages per second per connection, sustained
+    ws_burst: float = 20.0  # ... and at once
+    max_refused: int = 200  # refused messages before a connection is closed
+    http_rate: float = 2.0  # create/join requests per second per client address (0: no limit)
+    http_burst: float = 30.0
+    max_body: int = 8192  # bytes of a request body
+    hello_timeout: float = 10.0
+    queue_limit: int = 512  # unsent messages before a slow connection is dropped
+    max_tables: int = 50_000  # tables held in memory
+    ws_max_size: int = 65536  # frames above this are refused by the websocket layer (1009)

@@ -1,0 +1,216 @@
+"""The HTTP side: the options a table can have, creating and joining tables, public table
+facts, and the records and replays of *finished* games (never of one still being played).
+Errors are ``{"error": {"code", "message", "params"?}}`` with a fitting status."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from ..engine import EDITIONS, OPTIONS, RecordError, defaults, load_record
+from ..session import (
+    MAX_MESSAGE_BYTES,
+    TURN_CHOICES,
+    RateLimiter,
+    SessionError,
+    normalize_code,
+    parse_table_request,
+    replay_steps,
+)
+from ..session.config import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from .config import ServerConfig
+from .hub import Hub
+
+_STATUS = {
+    "not_found": 404,
+    "too_big": 413,
+    "rate_limited": 429,
+    "full": 409,
+    "started": 409,
+    "busy": 503,
+    "server_error": 500,
+}
+
+
+def error_response(exc: SessionError) -> JSONResponse:
+    return JSONResponse({"error": exc.to_json()}, status_code=_STATUS.get(exc.code, 400))
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _config(request: Request) -> ServerConfig:
+    config: ServerConfig = request.app.state.config
+    return config
+
+
+def _limit(request: Request) -> None:
+    """Creating and joining are rate-limited per client address."""
+    config = _config(request)
+    if config.http_rate <= 0:
+        return
+    limiters: dict[str, RateLimiter] = request.app.state.limiters
+    now = _hub(request).now()
+    host = request.client.host if request.client else "?"
+    limiter = limiters.get(host)
+    if limiter is None:
+        if len(limiters) > 10_000:
+            limiters.clear()  # crude, but bounded
+        limiter = limiters[host] = RateLimiter(config.http_rate, config.http_burst, now)
+    if not limiter.allow(now):
+        raise SessionError("rate_limited", "too many requests; slow down")
+
+
+async def _json_body(request: Request) -> Any:
+    limit = _config(request).max_body
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise SessionError("too_big", f"a request may be at most {limit} bytes", limit=limit)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise SessionError("too_big", f"a request may be at most {limit} bytes", limit=limit)
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise SessionError("bad_json", "the request must be JSON") from None
+
+
+def _table_code(request: Request) -> str:
+    code = normalize_code(request.path_params.get("code", ""))
+    if code is None:
+        raise SessionError("not_found", "there is no such table")
+    return code
+
+
+async def options(request: Request) -> Response:
+    hub = _hub(request)
+    low, high = _config(request).turn_limits
+    specs = []
+    for spec in OPTIONS:
+        if spec.name == "players":
+            continue  # the number of seats
+        kind = "bool" if spec.type is bool else "int" if spec.type is int else "choice"
+        entry: dict[str, Any] = {"name": spec.name, "type": kind}
+        if spec.choices:
+            entry["choices"] = list(spec.choices)
+        if spec.low is not None:
+            entry["low"], entry["high"] = spec.low, spec.high
+        specs.append(entry)
+    return JSONResponse(
+        {
+            "editions": {e: defaults(e) for e in EDITIONS},
+            "options": specs,
+            "players": {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "default": 4},
+            "bots": list(hub.settings.bots),
+            "stand_in": hub.settings.stand_in,
+            "turn": {
+                "choices": [c for c in TURN_CHOICES if c == 0 or low <= c <= high],
+                "default": DEFAULT_TURN_SECONDS,
+                "low": low,
+                "high": high,
+            },
+            "limits": {"name": MAX_NAME, "message_bytes": MAX_MESSAGE_BYTES},
+        }
+    )
+
+
+async def create_table(request: Request) -> Response:
+    try:
+        _limit(request)
+        data = await _json_body(request)
+        hub = _hub(request)
+        config, name = parse_table_request(
+            data, bots=hub.settings.bots, turn_limits=_config(request).turn_limits
+        )
+        table, token, who = hub.create(config, name)
+    except SessionError as exc:
+        return error_response(exc)
+    return JSONResponse(
+        {"code": table.code, "seat": who.seat, "host": True, "token": token}, status_code=201
+    )
+
+
+async def join_table(request: Request) -> Response:
+    try:
+        _limit(request)
+        code = _table_code(request)
+        data = await _json_body(request)
+        if not isinstance(data, dict) or set(data) - {"name"}:
+            raise SessionError("bad_request", "send {name}")
+        hub = _hub(request)
+        table = hub.get(code)
+        if table is None:
+            raise SessionError("not_found", "there is no such table")
+        seat, token, outcome = table.join(data.get("name"), hub.now())
+        hub.commit(table, outcome)
+    except SessionError as exc:
+        return error_response(exc)
+    return JSONResponse({"code": code, "seat": seat, "host": False, "token": token})
+
+
+async def table_info(request: Request) -> Response:
+    try:
+        code = _table_code(request)
+        hub = _hub(request)
+        table = hub.get(code)
+        if table is None:
+            raise SessionError("not_found", "there is no such table")
+    except SessionError as exc:
+        return error_response(exc)
+    info = table.table_message(hub.now())
+    del info["type"]
+    info["games"] = [{"game": g, "finished": f} for g, f in hub.store.games(code)]
+    return JSONResponse(info)
+
+
+def _finished_record(request: Request) -> tuple[str, int, str]:
+    code = _table_code(request)
+    game_text = request.path_params.get("game", "")
+    if not game_text.isdigit() or len(game_text) > 9:
+        raise SessionError("not_found", "there is no such game")
+    game = int(game_text)
+    text = _hub(request).store.record(code, game)
+    if text is None:
+        raise SessionError("not_found", "there is no finished game by that number")
+    return code, game, text
+
+
+async def game_record(request: Request) -> Response:
+    try:
+        code, game, text = _finished_record(request)
+    except SessionError as exc:
+        return error_response(exc)
+    return Response(
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="ono99-{code}-game{game}.json"'},
+    )
+
+
+async def game_replay(request: Request) -> Response:
+    try:
+        code, game, text = _finished_record(request)
+        record = load_record(text)
+    except SessionError as exc:
+        return error_response(exc)
+    except RecordError:
+        return error_response(SessionError("server_error", "the stored record is damaged"))
+    meta = record.meta
+    return JSONResponse(
+        {
+            "code": code,
+            "game": game,
+            "rules": record.rules.to_dict(minimal=False),
+            "names": meta.get("names"),
+            "players": meta.get("players"),
+            "by": meta.get("by"),
+            "steps": replay_steps(record),
+        }
+    )

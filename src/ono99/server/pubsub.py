@@ -1,0 +1,48 @@
+"""An in-memory publish/subscribe of text messages, by channel name.
+
+The hub publishes each table's announcements on one channel per audience (``CODE:3`` for
+seat 3, ``CODE:watch`` for spectators), so a message built from one seat's view can only
+reach that seat's connections. The interface is small on purpose: a Redis-backed one would
+offer the same three methods to run several server processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Protocol
+
+
+class Subscriber(Protocol):
+    def send(self, text: str) -> None:
+        """Queue ``text`` for delivery; must not block."""
+        ...
+
+
+class PubSub:
+    def __init__(self) -> None:
+        self._channels: dict[str, dict[int, Subscriber]] = {}
+
+    def subscribe(self, channel: str, subscriber: Subscriber) -> None:
+        self._channels.setdefault(channel, {})[id(subscriber)] = subscriber
+
+    def unsubscribe(self, channel: str, subscriber: Subscriber) -> None:
+        subs = self._channels.get(channel)
+        if subs is not None:
+            subs.pop(id(subscriber), None)
+            if not subs:
+                del self._channels[channel]
+
+    def publish(self, channel: str, text: str) -> int:
+        """Send ``text`` to every subscriber of ``channel``; returns how many."""
+        subs = self._channels.get(channel)
+        if not subs:
+            return 0
+        for sub in list(subs.values()):
+            sub.send(text)
+        return len(subs)
+
+    def listening(self, channel: str) -> bool:
+        return bool(self._channels.get(channel))
+
+    def channels(self) -> Iterator[str]:
+        return iter(list(self._channels))

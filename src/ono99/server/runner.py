@@ -1,0 +1,101 @@
+"""Running the app on uvicorn: in the foreground (``ono99 serve``), or on a thread of the
+calling process (tests, embedding)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable
+
+import uvicorn
+
+from .app import create_app
+from .config import ServerConfig
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket; port 0 picks a free one (read it back with ``getsockname``)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+def make_server(config: ServerConfig) -> uvicorn.Server:
+    return uvicorn.Server(
+        uvicorn.Config(
+            create_app(config),
+            log_level="warning",
+            access_log=False,  # addresses hold table codes; keep them out of logs
+            ws_max_size=config.ws_max_size,
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+        )
+    )
+
+
+def run(
+    config: ServerConfig,
+    host: str,
+    port: int,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serve until interrupted. ``on_ready`` gets the address once it listens."""
+    sock = bind(host, port)
+    bound = sock.getsockname()
+    shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+    url = f"http://{shown}:{bound[1]}/"
+    server = make_server(config)
+    if on_ready is not None:
+        original = server.startup
+
+        async def startup(sockets: list[socket.socket] | None = None) -> None:
+            await original(sockets=sockets)
+            if server.started:
+                on_ready(url)
+
+        server.startup = startup  # type: ignore[method-assign]
+    server.run(sockets=[sock])
+
+
+class BackgroundServer:
+    """The server on a thread of this process, on a free loopback port."""
+
+    def __init__(self, config: ServerConfig, host: str = "127.0.0.1") -> None:
+        self.sock = bind(host, 0)
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://{host}:{self.port}"
+        self.ws_url = f"ws://{host}:{self.port}"
+        self.server = make_server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    @property
+    def app(self) -> object:
+        return self.server.config.app
+
+    def start(self, timeout: float = 20) -> BackgroundServer:
+        self.thread.start()
+        for _ in range(int(timeout * 100)):
+            if self.server.started:
+                return self
+            if not self.thread.is_alive():
+                break
+            time.sleep(0.01)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+        self.sock.close()
+
+    def __enter__(self) -> BackgroundServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,239 @@
+// The home page: create a table (edition, every rule option, seats, timer), or join by code.
+import { api, saveToken } from "./api.js";
+import { botLabel } from "./cards.js";
+import { h, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { optionApplies } from "./rules.js";
+
+export async function showHome(root) {
+  root.replaceChildren(h("p", { class: "loading" }, t("loading")));
+  let opts;
+  try {
+    opts = await api.options();
+  } catch (err) {
+    root.replaceChildren(h("p", { class: "error", role: "alert" }, errorText(err)));
+    return;
+  }
+  root.replaceChildren(
+    h("h1", { class: "page-title" }, t("home.title")),
+    h("p", { class: "lead" }, t("home.lead")),
+    h("div", { class: "home-grid" }, createForm(opts), joinForm()),
+  );
+}
+
+function field(id, label, control, hint) {
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, label),
+    control,
+    hint ? h("p", { class: "hint", id: `${id}-hint` }, hint) : null,
+  );
+}
+
+function createForm(opts) {
+  const state = { edition: "2022", players: opts.players.default };
+  const name = h("input", {
+    id: "create-name",
+    name: "name",
+    autocomplete: "nickname",
+    maxlength: opts.limits.name,
+    required: true,
+  });
+  const edition = h(
+    "fieldset",
+    { class: "field choices" },
+    h("legend", {}, t("create.edition")),
+    ...["2022", "1980"].map((e) =>
+      h(
+        "label",
+        { class: "choice" },
+        h("input", {
+          type: "radio",
+          name: "edition",
+          value: e,
+          checked: e === state.edition,
+          onchange: () => {
+            state.edition = e;
+            fillOptions();
+          },
+        }),
+        " ",
+        t(`edition.${e}`),
+      ),
+    ),
+  );
+  const players = h(
+    "select",
+    { id: "create-players", onchange: () => { state.players = Number(players.value); drawSeats(); } },
+    ...range(opts.players.low, opts.players.high).map((n) =>
+      h("option", { value: n, selected: n === state.players }, tn("create.players.count", n)),
+    ),
+  );
+  const seatsBox = h("div", { class: "seat-rows" });
+  const seatChoices = []; // the select of each seat, kept across redraws
+  function drawSeats() {
+    const rows = [];
+    for (let i = 0; i < state.players; i++) {
+      if (!seatChoices[i]) {
+        seatChoices[i] = h(
+          "select",
+          { id: `create-seat-${i}` },
+          h("option", { value: "human" }, t("create.seat.human")),
+          ...opts.bots.map((b) => h("option", { value: `bot:${b}` }, t("create.seat.bot", { bot: botLabel(b) }))),
+        );
+        seatChoices[i].value = i === 0 ? "human" : `bot:${opts.bots.includes("greedy") ? "greedy" : opts.bots[0]}`;
+      }
+      rows.push(
+        h("div", { class: "seat-row" }, h("label", { for: `create-seat-${i}` }, t("create.seat", { n: i + 1 })), seatChoices[i]),
+      );
+    }
+    seatsBox.replaceChildren(...rows);
+  }
+  drawSeats();
+  const timer = h(
+    "select",
+    { id: "create-timer" },
+    ...opts.turn.choices.map((s) =>
+      h("option", { value: s, selected: s === opts.turn.default }, s ? tn("create.timer.seconds", s) : t("create.timer.off")),
+    ),
+  );
+  const optionControls = {};
+  const optionsBox = h("div", { class: "options-grid" });
+  for (const spec of opts.options) {
+    const id = `opt-${spec.name}`;
+    let control;
+    let wrapper;
+    if (spec.type === "bool") {
+      control = h("input", { type: "checkbox", id, "aria-describedby": `${id}-hint` });
+      wrapper = h(
+        "div",
+        { class: "field field-check" },
+        control,
+        h("label", { for: id }, t(`option.${spec.name}`)),
+        h("p", { class: "hint", id: `${id}-hint` }, t(`option.${spec.name}.help`)),
+      );
+    } else {
+      if (spec.type === "int") {
+        control = h("input", { type: "number", id, min: spec.low, max: spec.high, step: 1, inputmode: "numeric", "aria-describedby": `${id}-hint` });
+      } else {
+        control = h(
+          "select",
+          { id, "aria-describedby": `${id}-hint` },
+          ...spec.choices.map((c) => h("option", { value: c }, t(`option.${spec.name}.${c}`))),
+        );
+      }
+      wrapper = field(id, t(`option.${spec.name}`), control, t(`option.${spec.name}.help`));
+    }
+    optionsBox.append(wrapper);
+    optionControls[spec.name] = { spec, control, wrapper };
+    if (spec.name === "match") control.addEventListener("change", () => showApplicable());
+  }
+  // Options of one match format (tokens, target, ...) show only for that format.
+  function showApplicable() {
+    const match = optionControls.match?.control.value;
+    for (const { spec, wrapper } of Object.values(optionControls)) wrapper.hidden = !optionApplies(spec.name, match);
+  }
+  function fillOptions() {
+    const defaults = opts.editions[state.edition];
+    for (const { spec, control } of Object.values(optionControls)) {
+      const value = defaults[spec.name];
+      if (spec.type === "bool") control.checked = Boolean(value);
+      else control.value = String(value);
+    }
+    showApplicable();
+  }
+  fillOptions();
+  const status = h("p", { class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "primary" }, t("create.submit"));
+  const form = h(
+    "form",
+    {
+      class: "panel",
+      "aria-labelledby": "create-title",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        status.textContent = "";
+        const rules = { edition: state.edition };
+        const defaults = opts.editions[state.edition];
+        for (const { spec, control, wrapper } of Object.values(optionControls)) {
+          if (wrapper.hidden) continue; // not for this match format: the default stands
+          let value;
+          if (spec.type === "bool") value = control.checked;
+          else if (spec.type === "int") value = Number(control.value);
+          else value = control.value;
+          if (spec.type === "int" && !Number.isInteger(value)) {
+            status.textContent = t("create.bad_number", { option: t(`option.${spec.name}`) });
+            control.focus();
+            return;
+          }
+          if (value !== defaults[spec.name]) rules[spec.name] = value;
+        }
+        const seats = seatChoices.slice(0, state.players).map((s) =>
+          s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value.slice(4) },
+        );
+        const body = { rules, seats, turn_seconds: Number(timer.value) };
+        if (name.value.trim()) body.name = name.value;
+        submit.disabled = true;
+        try {
+          const made = await api.create(body);
+          saveToken(made.code, made.token);
+          location.assign(`/t/${made.code}`);
+        } catch (err) {
+          status.textContent = errorText(err);
+          submit.disabled = false;
+          if (err.params?.field === "name") name.focus();
+        }
+      },
+    },
+    h("h2", { id: "create-title" }, t("create.title")),
+    h("div", { class: "form-row" },
+      field("create-name", t("create.name"), name, t("create.name.hint")),
+      field("create-players", t("create.players"), players)),
+    edition,
+    h("fieldset", { class: "field" }, h("legend", {}, t("create.seats")), h("p", { class: "hint" }, t("create.seats.hint")), seatsBox),
+    field("create-timer", t("create.timer"), timer, t("create.timer.hint", { bot: botLabel(opts.stand_in) })),
+    h("details", { class: "options" }, h("summary", {}, t("create.options")), optionsBox),
+    status,
+    submit,
+  );
+  return form;
+}
+
+function joinForm() {
+  const code = h("input", { id: "join-code", autocomplete: "off", autocapitalize: "none", spellcheck: "false", required: true });
+  const status = h("p", { class: "form-error", role: "alert" });
+  return h(
+    "form",
+    {
+      class: "panel",
+      "aria-labelledby": "join-title",
+      onsubmit: (e) => {
+        e.preventDefault();
+        let text = code.value.trim();
+        const link = text.match(/\/t\/([^/#?]+)/);
+        if (link) text = link[1];
+        const clean = text.toLowerCase().replace(/[\s-]/g, "");
+        if (!/^[2-9a-z]{12}$/.test(clean)) {
+          status.textContent = t("join.bad_code");
+          code.focus();
+          return;
+        }
+        location.assign(`/t/${clean}`);
+      },
+    },
+    h("h2", { id: "join-title" }, t("join.title")),
+    field("join-code", t("join.code"), code, t("join.code.hint")),
+    status,
+    h("button", { type: "submit" }, t("join.submit")),
+  );
+}
+
+function range(a, b) {
+  const out = [];
+  for (let i = a; i <= b; i++) out.push(i);
+  return out;
+}
+
+export { toast };

@@ -1,0 +1,128 @@
+// The play-by-play log: structured events from the server, worded here in the reader's
+// language, with "You" for the reader's own seat.
+import { t, tn, listOf } from "./i18n.js";
+import { cardLabel, cardsText } from "./cards.js";
+
+const ACTION_KINDS = new Set(["play", "discard", "draw"]);
+
+export class Narrator {
+  // names: per seat; me: the reader's seat (null for a spectator); rules: the table's rules.
+  constructor(names, me, rules) {
+    this.names = names;
+    this.me = me;
+    this.rules = rules;
+    this.direction = "cw";
+    this.scores = new Array(names.length).fill(0);
+  }
+
+  name(seat) {
+    return this.names[seat] ?? t("seat.numbered", { n: seat + 1 });
+  }
+
+  // The key for a seat's event: "log.play" or, for the reader, "log.play.you".
+  say(key, seat, params = {}) {
+    const you = seat !== undefined && seat !== null && seat === this.me;
+    return t(you ? `${key}.you` : key, { name: this.name(seat), ...params });
+  }
+
+  card(name) {
+    return cardLabel(name, this.rules.edition);
+  }
+
+  // One event as a line; `by` says who chose an action ("timer", "away": the stand-in).
+  line(ev, by) {
+    let text = this.text(ev);
+    if (ACTION_KINDS.has(ev.kind) && (by === "timer" || by === "away")) {
+      text += t(by === "timer" ? "log.by.timer" : "log.by.away");
+    }
+    return { text, tone: tone(ev) };
+  }
+
+  text(ev) {
+    const s = ev.seat;
+    switch (ev.kind) {
+      case "deal":
+        this.direction = "cw";
+        return this.say("log.deal", s, { round: ev.round });
+      case "play": {
+        const card = this.card(ev.card);
+        if (ev.how === "bust") return this.say("log.bust", s, { card, total: ev.total });
+        let text = this.say("log.play", s, { card, total: ev.total });
+        if (ev.card === "reverse") {
+          this.direction = this.direction === "cw" ? "ccw" : "cw";
+          text += t(this.direction === "cw" ? "log.now.cw" : "log.now.ccw");
+        }
+        if (ev.how === "deflect") text += t("log.deflect", { card: this.card("play2") });
+        else if (ev.card === "play2") text += t("log.play2", { card: this.card("play2") });
+        return text;
+      }
+      case "discard":
+        return this.say("log.discard", s, { total: ev.total });
+      case "draw":
+        return this.say("log.draw", s);
+      case "lost_draw":
+        return this.say("log.lost_draw", s);
+      case "reshuffle":
+        return tn("log.reshuffle", ev.cards);
+      case "eliminated":
+        return this.say("log.eliminated", s, {
+          total: ev.total,
+          cards: cardsText(ev.hand || [], this.rules.edition),
+        });
+      case "out_of_round":
+        return this.say("log.out_of_round", s);
+      case "round_end":
+        if (ev.points === null || ev.points === undefined) {
+          return this.say("log.round_end.tokens", s, { round: ev.round, total: ev.total });
+        }
+        return t("log.round_end.points", {
+          round: ev.round,
+          scores: listOf(
+            ev.points
+              .map((points, seat) => {
+                this.scores[seat] += points;
+                return points || this.scores[seat]
+                  ? t("log.score", { name: this.name(seat), points, score: this.scores[seat] })
+                  : null;
+              })
+              .filter(Boolean),
+          ),
+        });
+      case "lost_token":
+        return this.say("log.lost_token", s, { left: ev.tokens_left });
+      case "left":
+        if (this.rules.match === "points") {
+          return this.say("log.left.points", s, { score: this.scores[s], target: this.rules.target });
+        }
+        return this.say("log.left.tokens", s);
+      case "over":
+        return this.result(ev.winners);
+      default:
+        return t("log.unknown", { kind: ev.kind });
+    }
+  }
+
+  result(winners) {
+    if (winners.length === 1) return this.say("log.over.one", winners[0]);
+    return t("log.over.many", { names: listOf(winners.map((w) => (w === this.me ? t("you") : this.name(w)))) });
+  }
+}
+
+function tone(ev) {
+  if (["eliminated", "out_of_round", "lost_token", "left", "lost_draw"].includes(ev.kind)) return "bad";
+  if (ev.kind === "play" && ev.how === "bust") return "bad";
+  if (ev.kind === "deal" || ev.kind === "round_end") return "round";
+  if (ev.kind === "over") return "over";
+  if (ev.kind === "draw" || ev.kind === "reshuffle") return "info";
+  return "play";
+}
+
+// Pair each event of a log with who chose its action: `by` lists one entry per action, in
+// order, and each action starts with a play, discard or draw event.
+export function withBy(events, by, firstAction = 0) {
+  let i = firstAction;
+  return events.map((ev) => {
+    if (ACTION_KINDS.has(ev.kind)) return { ev, by: by[i++] };
+    return { ev, by: null };
+  });
+}

@@ -1,0 +1,154 @@
+"""The websocket endpoint, ``/ws/{code}``: decode, call the hub, send what it announces.
+
+A connection's life: accept → its first message must be ``hello`` (with a seat token, or
+none to watch) within ``hello_timeout`` → welcome, table, state → then commands in, errors
+back to this connection only, announcements from the pub/sub. Each message is checked for
+size, rate and schema before anything looks at it. Outgoing messages go through a queue
+with a bound, so one slow reader cannot hold up a table: past the bound it is disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..session import Identity, RateLimiter, SessionError, normalize_code, parse_message
+from .config import ServerConfig
+from .hub import Hub, dumps
+
+# Close codes (4000–4999 are ours; see docs/protocol.md).
+CLOSE_NOT_FOUND = 4404
+CLOSE_BAD_HELLO = 4400
+CLOSE_BAD_TOKEN = 4401
+CLOSE_HELLO_TIMEOUT = 4408
+CLOSE_POLICY = 1008  # too many refused messages
+CLOSE_TOO_SLOW = 1013  # the client did not read its messages
+
+
+class Connection:
+    """One websocket's outgoing side: a bounded queue drained by a writer task."""
+
+    def __init__(self, ws: WebSocket, limit: int) -> None:
+        self.ws = ws
+        self.limit = limit
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closing = False
+        self.close_code = 1000
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.close(CLOSE_TOO_SLOW)
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closing:
+            self.closing = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    async def write_loop(self) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+            await self.ws.close(self.close_code)
+
+
+def error_message(exc: SessionError, ref: Any = None) -> str:
+    message = {"type": "error", **exc.to_json()}
+    if ref is not None:
+        message["id"] = ref
+    return dumps(message)
+
+
+async def table_socket(ws: WebSocket) -> None:
+    hub: Hub = ws.app.state.hub
+    config: ServerConfig = ws.app.state.config
+    await ws.accept()
+    code = normalize_code(ws.path_params.get("code", ""))
+    table = hub.get(code) if code else None
+    if code is None or table is None:
+        await _refuse(ws, SessionError("not_found", "there is no such table"), CLOSE_NOT_FOUND)
+        return
+    try:
+        who = await asyncio.wait_for(_hello(ws, hub, code), config.hello_timeout)
+    except SessionError as exc:
+        close = CLOSE_BAD_TOKEN if exc.code == "bad_token" else CLOSE_BAD_HELLO
+        await _refuse(ws, exc, close)
+        return
+    except TimeoutError:
+        await _refuse(ws, SessionError("timeout", "say hello first"), CLOSE_HELLO_TIMEOUT)
+        return
+    except WebSocketDisconnect:
+        return
+    table = hub.get(code)  # again: it may have been unloaded while we waited for hello
+    if table is None:
+        await _refuse(ws, SessionError("not_found", "there is no such table"), CLOSE_NOT_FOUND)
+        return
+    conn = Connection(ws, config.queue_limit)
+    writer = asyncio.create_task(conn.write_loop())
+    limiter = RateLimiter(config.ws_rate, config.ws_burst, hub.now())
+    hub.attach(table, who, conn)
+    try:
+        while not conn.closing:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not limiter.allow(hub.now()):
+                if limiter.refused > config.max_refused:
+                    conn.close(CLOSE_POLICY)
+                    break
+                conn.send(
+                    error_message(SessionError("rate_limited", "too many messages; slow down"))
+                )
+                continue
+            frame = message.get("text")
+            if frame is None:
+                frame = message.get("bytes") or b""
+            ref = None
+            try:
+                cmd = parse_message(frame)
+                ref = cmd.id
+                current = hub.get(code)
+                if current is not table:
+                    raise SessionError("server_error", "the table was reloaded; reconnect")
+                hub.handle(table, who, cmd, conn)
+            except SessionError as exc:
+                conn.send(error_message(exc, ref))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.detach(table, who, conn)
+        conn.close(conn.close_code)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+
+
+async def _hello(ws: WebSocket, hub: Hub, code: str) -> Identity:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    frame = message.get("text")
+    if frame is None:
+        frame = message.get("bytes") or b""
+    cmd = parse_message(frame)
+    if cmd.type != "hello":
+        raise SessionError("bad_request", "the first message must be hello")
+    table = hub.get(code)
+    if table is None:
+        raise SessionError("not_found", "there is no such table")
+    return table.identify(cmd.token)
+
+
+async def _refuse(ws: WebSocket, exc: SessionError, close: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(error_message(exc))
+        await ws.close(close)

@@ -1,0 +1,68 @@
+"""The multiplayer core without I/O: tables, seats, commands in, events out.
+
+``Table`` holds one table and its current game; ``parse_message`` checks what a browser
+sends; ``encode_view`` / ``encode_event`` are the only way game facts become JSON for a
+connection. The server (``ono99.server``) decodes, calls this core, stores the changes it
+returns, and only then fans the announcements out.
+"""
+
+from .config import BOT, HUMAN, TURN_CHOICES, SeatSetup, TableConfig, parse_table_request
+from .credentials import new_code, normalize_code, token_hash
+from .encode import encode_event, encode_events, encode_view, replay_steps
+from .errors import SessionError
+from .protocol import MAX_MESSAGE_BYTES, Command, RateLimiter, parse_message
+from .table import (
+    LOBBY,
+    OVER,
+    PLAYING,
+    ActionTaken,
+    Change,
+    GameFinished,
+    GameStarted,
+    Identity,
+    Move,
+    Outcome,
+    Seat,
+    SeatChanged,
+    Settings,
+    Step,
+    Table,
+    TableCreated,
+)
+
+__all__ = [
+    "BOT",
+    "HUMAN",
+    "LOBBY",
+    "MAX_MESSAGE_BYTES",
+    "OVER",
+    "PLAYING",
+    "TURN_CHOICES",
+    "ActionTaken",
+    "Change",
+    "Command",
+    "GameFinished",
+    "GameStarted",
+    "Identity",
+    "Move",
+    "Outcome",
+    "RateLimiter",
+    "Seat",
+    "SeatChanged",
+    "SeatSetup",
+    "SessionError",
+    "Settings",
+    "Step",
+    "Table",
+    "TableConfig",
+    "TableCreated",
+    "encode_event",
+    "encode_events",
+    "encode_view",
+    "new_code",
+    "normalize_code",
+    "parse_message",
+    "parse_table_request",
+    "replay_steps",
+    "token_hash",
+]

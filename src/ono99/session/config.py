@@ -1,0 +1,152 @@
+"""A table's setup: the rules, who sits where (a person or a bot), and the turn timer.
+
+``parse_table_request`` checks what a browser sends to create a table; every problem is a
+``SessionError`` naming the field, and a bad rule option keeps the engine's own message.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Rules, RulesError, make_rules
+from .errors import SessionError
+
+HUMAN, BOT = "human", "bot"
+MAX_NAME = 24
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+DEFAULT_TURN_SECONDS = 30.0
+TURN_CHOICES = (0, 15, 30, 60, 120)  # what the browser offers; 0 is no timer
+
+
+@dataclass(frozen=True)
+class SeatSetup:
+    kind: str  # HUMAN or BOT
+    bot: str | None = None  # the registry name of a bot seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "bot": self.bot} if self.bot else {"kind": self.kind}
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    rules: Rules
+    seats: tuple[SeatSetup, ...]
+    turn_seconds: float  # 0: no turn timer
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "seats": [s.to_json() for s in self.seats],
+            "turn_seconds": self.turn_seconds,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TableConfig:
+        """Read back what ``to_json`` stored (trusted: it comes from our own database)."""
+        return TableConfig(
+            rules=Rules.from_dict(data["rules"]),
+            seats=tuple(SeatSetup(s["kind"], s.get("bot")) for s in data["seats"]),
+            turn_seconds=float(data["turn_seconds"]),
+        )
+
+
+def check_name(value: Any) -> str:
+    """A display name: 1 to 24 printable characters, spaces collapsed."""
+    if not isinstance(value, str):
+        raise SessionError("bad_name", "a name must be text", field="name")
+    name = " ".join(value.split())
+    if not name or len(name) > MAX_NAME:
+        raise SessionError(
+            "bad_name", f"a name must be 1 to {MAX_NAME} characters", field="name", max=MAX_NAME
+        )
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise SessionError("bad_name", "a name may not hold control characters", field="name")
+    return name
+
+
+def check_turn_seconds(value: Any, limits: tuple[float, float]) -> float:
+    low, high = limits
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SessionError("bad_request", "turn_seconds must be a number", field="turn_seconds")
+    if value != 0 and not low <= value <= high:
+        raise SessionError(
+            "bad_request",
+            f"turn_seconds must be 0 (no timer) or from {low:g} to {high:g}",
+            field="turn_seconds",
+            low=low,
+            high=high,
+        )
+    return float(value)
+
+
+def parse_table_request(
+    data: Any, *, bots: Sequence[str], turn_limits: tuple[float, float] = (5, 600)
+) -> tuple[TableConfig, str | None]:
+    """The config and the creator's name from a create-table request:
+    ``{"rules": {"edition": "2022", ...}, "seats": [{"kind": "human"}, {"kind": "bot",
+    "bot": "greedy"}], "name": "Ana", "turn_seconds": 30}``."""
+    if not isinstance(data, dict):
+        raise SessionError("bad_request", "the request must be a JSON object")
+    for key in data:
+        if key not in ("rules", "seats", "name", "turn_seconds"):
+            raise SessionError("bad_request", f"unknown field {key!r}", field=str(key)[:40])
+    seats = _seats(data.get("seats"), bots)
+    rules_in = data.get("rules", {})
+    if not isinstance(rules_in, dict) or len(rules_in) > 20:
+        raise SessionError("bad_request", "rules must be an object of options", field="rules")
+    options = dict(rules_in)
+    edition = options.pop("edition", "2022")
+    players = options.pop("players", len(seats))
+    if players != len(seats):
+        raise SessionError(
+            "bad_request",
+            f"rules.players is {players!r} but {len(seats)} seats were given",
+            field="seats",
+        )
+    try:
+        rules = make_rules(edition, players=len(seats), **options)
+    except RulesError as exc:
+        raise SessionError("bad_rules", str(exc), field="rules", option=exc.option) from None
+    except TypeError:  # an option name that is not a keyword at all
+        raise SessionError("bad_rules", "unknown option", field="rules") from None
+    turn = check_turn_seconds(data.get("turn_seconds", DEFAULT_TURN_SECONDS), turn_limits)
+    name = None
+    if any(s.kind == HUMAN for s in seats):
+        name = check_name(data.get("name"))
+    elif data.get("name") is not None:
+        check_name(data.get("name"))
+    return TableConfig(rules, seats, turn), name
+
+
+def _seats(value: Any, bots: Sequence[str]) -> tuple[SeatSetup, ...]:
+    if not isinstance(value, list) or not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
+        raise SessionError(
+            "bad_request",
+            f"seats must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats",
+            field="seats",
+        )
+    return tuple(check_seat(entry, bots) for entry in value)
+
+
+def check_seat(entry: Any, bots: Sequence[str]) -> SeatSetup:
+    """One seat: ``{"kind": "human"}`` or ``{"kind": "bot", "bot": NAME}``."""
+    if not isinstance(entry, dict) or not set(entry) <= {"kind", "bot"}:
+        raise SessionError("bad_request", "a seat is {kind, bot}", field="seats")
+    kind = entry.get("kind")
+    if kind == HUMAN and entry.get("bot") is None:
+        return SeatSetup(HUMAN)
+    if kind == BOT:
+        bot = entry.get("bot", "greedy")
+        if bot not in bots:
+            raise SessionError(
+                "bad_request",
+                f"unknown bot {str(bot)[:40]!r}; the bots are {', '.join(bots)}",
+                field="seats",
+                bots=list(bots),
+            )
+        return SeatSetup(BOT, bot)
+    raise SessionError("bad_request", "a seat's kind is 'human' or 'bot'", field="seats")

@@ -1,0 +1,650 @@
+"""One table: its seats, its current game, and every command a connection can send.
+
+The core of the multiplayer server, with no I/O: each command takes the time ``now`` (any
+monotonic clock, in seconds) and returns an ``Outcome`` — the changes the caller must store
+*before* it announces anything, and what to announce. Bots do not move by themselves: the
+table says when a move is due (``next_deadline``, ``pending_move``), the caller asks the bot
+(perhaps on another thread) and hands the choice back (``complete``).
+
+Seats and timing:
+- A bot seat moves ``bot_delay`` seconds after it may (draws, which race the next card under
+  the draw penalty, after half that).
+- A person's turn has a timer (``turn_seconds``, 0 for none). When it runs out, the stand-in
+  bot (``greedy``) finishes that turn for them.
+- A person whose last connection drops keeps the seat for ``grace`` seconds; after that the
+  stand-in plays for them at bot speed until they come back with their link.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from ..bots import Bot, make_bot
+from ..engine import (
+    DRAW,
+    Action,
+    IllegalActionError,
+    NotationError,
+    State,
+    View,
+    apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    record_of,
+    view,
+)
+from .config import BOT, HUMAN, TableConfig, check_name, check_seat
+from .credentials import new_seed, new_token, same_hash, token_hash
+from .encode import encode_events, encode_view
+from .errors import SessionError
+
+LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Server-wide timing, and the bots a table may seat."""
+
+    bot_delay: float = 1.0
+    grace: float = 60.0
+    stand_in: str = "greedy"
+    bots: tuple[str, ...] = ("random", "greedy")
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str  # HUMAN or BOT
+    bot: str | None = None
+    name: str | None = None  # None: an open seat, waiting for someone to join
+    token_hash: str | None = None
+    # Not stored: these describe the connections of this server process.
+    connections: int = 0
+    grace_deadline: float | None = None
+    away: bool = False  # gone past the grace period: the stand-in plays for them
+
+    @property
+    def open(self) -> bool:
+        return self.kind == HUMAN and self.name is None
+
+    @property
+    def auto(self) -> bool:
+        return self.kind == BOT or self.away
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name,
+            "open": self.open,
+            "connected": self.kind == BOT or self.connections > 0,
+            "away": self.away,
+        }
+
+
+class Identity(NamedTuple):
+    """Who is on a connection: a seat (or None for a spectator), and whether they host."""
+
+    seat: int | None
+    host: bool
+
+
+# ------------------------------------------------------------------ what to store
+
+
+class TableCreated(NamedTuple):
+    code: str
+    config: str  # TableConfig as JSON
+    host_hash: str
+
+
+class SeatChanged(NamedTuple):
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+
+
+class GameStarted(NamedTuple):
+    game: int
+    seed: int  # hidden until the game is over
+    dealer: int
+
+
+class ActionTaken(NamedTuple):
+    game: int
+    position: int  # 0-based position in the game's actions
+    seat: int
+    action: str  # N2 text
+    by: str  # "seat", "bot", "timer" (the stand-in after the timer ran out) or "away"
+
+
+class GameFinished(NamedTuple):
+    game: int
+    record: str  # the N3 record, JSON
+
+
+Change = TableCreated | SeatChanged | GameStarted | ActionTaken | GameFinished
+
+
+class Step(NamedTuple):
+    """An accepted action, to announce."""
+
+    seat: int
+    action: str
+    by: str
+    first_event: int  # index of the first public event it caused
+
+
+@dataclass
+class Outcome:
+    changes: list[Change] = field(default_factory=list)
+    table: bool = False  # seats, phase or timers changed: announce the table
+    snapshot: bool = False  # a new game: send everyone a full state
+    step: Step | None = None  # an action: send everyone an update
+
+    def merge(self, other: Outcome) -> Outcome:
+        self.changes += other.changes
+        self.table |= other.table
+        self.snapshot |= other.snapshot
+        self.step = other.step or self.step
+        return self
+
+
+class Move(NamedTuple):
+    """A move the table wants made by a bot: ask ``bot.choose(view)``, then ``complete``."""
+
+    seat: int
+    by: str  # "bot", "timer" or "away"
+    bot: Bot
+    view: View
+    game: int
+    moves: int
+
+
+# ------------------------------------------------------------------ the table
+
+
+class Table:
+    def __init__(
+        self,
+        code: str,
+        config: TableConfig,
+        host_hash: str,
+        seats: list[Seat],
+        settings: Settings,
+    ) -> None:
+        self.code = code
+        self.config = config
+        self.rules = config.rules
+        self.host_hash = host_hash
+        self.seats = seats
+        self.settings = settings
+        self.phase = LOBBY
+        self.game = 0  # games started so far; the current one is numbered this
+        self.state: State | None = None
+        self.by: list[str] = []  # who made each action of the current game
+        self.turn_deadline: float | None = None
+        self._turn_key: tuple[int, int, int | None] | None = None
+        self._due: dict[int, float] = {}  # auto seats: when they move
+        self._thinking: set[int] = set()  # seats whose bot is choosing now
+        self._bots: dict[int, Bot] = {}
+        self._stand_ins: dict[int, Bot] = {}
+
+    # ---------------------------------------------------------------- making one
+
+    @classmethod
+    def create(
+        cls, code: str, config: TableConfig, creator: str | None, settings: Settings
+    ) -> tuple[Table, str, Identity, Outcome]:
+        """A new table in its lobby. The creator hosts it and sits in the first human seat
+        (or watches, when every seat is a bot). Returns the creator's token."""
+        token = new_token()
+        hashed = token_hash(token)
+        humans = [i for i, s in enumerate(config.seats) if s.kind == HUMAN]
+        host_seat = humans[0] if humans else None
+        seats = []
+        names = _BotNames({creator} if creator else set())
+        for i, setup in enumerate(config.seats):
+            if setup.kind == BOT:
+                seats.append(Seat(i, BOT, setup.bot, names.next()))
+            elif i == host_seat:
+                seats.append(Seat(i, HUMAN, None, creator, hashed))
+            else:
+                seats.append(Seat(i, HUMAN))
+        table = cls(code, config, hashed, seats, settings)
+        changes: list[Change] = [TableCreated(code, json.dumps(config.to_json()), hashed)]
+        changes += [table._seat_change(s) for s in seats]
+        return table, token, Identity(host_seat, True), Outcome(changes, table=True)
+
+    @classmethod
+    def restore(
+        cls,
+        code: str,
+        config: TableConfig,
+        host_hash: str,
+        seats: list[Seat],
+        settings: Settings,
+        now: float,
+        *,
+        game: int = 0,
+        seed: int | None = None,
+        dealer: int | None = None,
+        actions: Sequence[tuple[int, str, str]] = (),
+        finished: bool = False,
+    ) -> Table:
+        """A table rebuilt from storage: its latest game is replayed action by action."""
+        table = cls(code, config, host_hash, seats, settings)
+        table.game = game
+        if game:
+            assert seed is not None
+            state = new_game(config.rules, seed, dealer=dealer)
+            for seat, action, by in actions:
+                state = apply(state, seat, action)
+                table.by.append(by)
+            table.state = state
+            table.phase = OVER if finished or state.over else PLAYING
+            table._make_bots()
+        table._schedule(now)
+        return table
+
+    # ---------------------------------------------------------------- who is who
+
+    def identify(self, token: str | None) -> Identity:
+        if token is None:
+            return Identity(None, False)
+        hashed = token_hash(token)
+        seat = next((s.index for s in self.seats if same_hash(s.token_hash, hashed)), None)
+        host = same_hash(self.host_hash, hashed)
+        if seat is None and not host:
+            raise SessionError("bad_token", "this link does not hold a seat at this table")
+        return Identity(seat, host)
+
+    def connect(self, who: Identity, now: float) -> Outcome:
+        if who.seat is None:
+            return Outcome()
+        seat = self.seats[who.seat]
+        seat.connections += 1
+        if seat.connections > 1:
+            return Outcome()
+        seat.grace_deadline = None
+        seat.away = False
+        self._schedule(now)
+        return Outcome(table=True)
+
+    def disconnect(self, who: Identity, now: float) -> Outcome:
+        if who.seat is None:
+            return Outcome()
+        seat = self.seats[who.seat]
+        seat.connections = max(0, seat.connections - 1)
+        if seat.connections:
+            return Outcome()
+        self._schedule(now)
+        return Outcome(table=True)
+
+    # ---------------------------------------------------------------- the lobby
+
+    def join(self, name: Any, now: float) -> tuple[int, str, Outcome]:
+        """Take the first open seat; returns the seat and its token."""
+        name = check_name(name)
+        if self.phase != LOBBY:
+            raise SessionError("started", "this table's game has already started")
+        seat = next((s for s in self.seats if s.open), None)
+        if seat is None:
+            raise SessionError("full", "every seat at this table is taken")
+        token = new_token()
+        seat.name = name
+        seat.token_hash = token_hash(token)
+        changes: list[Change] = [self._seat_change(seat)]
+        # A bot named like the newcomer (bots are "Ana", "Ben", ...) takes another name, so
+        # that the log never says "Ben plays 7" about two players.
+        for bot in self.seats:
+            if bot.kind == BOT and bot.name is not None and bot.name.casefold() == name.casefold():
+                bot.name = _BotNames({s.name for s in self.seats if s.name}).next()
+                changes.append(self._seat_change(bot))
+        return seat.index, token, Outcome(changes, table=True)
+
+    def set_seat(
+        self, who: Identity, index: int, kind: str, bot: str | None, now: float
+    ) -> Outcome:
+        """The host makes a seat a bot, or opens it for a person (before the game)."""
+        self._host_only(who)
+        if self.phase != LOBBY:
+            raise SessionError("started", "seats can only change before the game starts")
+        if not 0 <= index < len(self.seats):
+            raise SessionError("bad_seat", f"there is no seat {index}", seat=index)
+        seat = self.seats[index]
+        if seat.kind == HUMAN and seat.name is not None:
+            raise SessionError("seat_taken", f"seat {index} is taken by a player", seat=index)
+        entry: dict[str, Any] = {"kind": kind}
+        if bot is not None:
+            entry["bot"] = bot
+        setup = check_seat(entry, self.settings.bots)
+        if setup.kind == BOT:
+            taken = {s.name for s in self.seats if s.index != index and s.name}
+            seat.kind, seat.bot = BOT, setup.bot
+            seat.name = seat.name or _BotNames(taken).next()
+        else:
+            seat.kind, seat.bot, seat.name = HUMAN, None, None
+        seat.token_hash = None
+        return Outcome([self._seat_change(seat)], table=True)
+
+    def start(self, who: Identity, now: float) -> Outcome:
+        self._host_only(who)
+        if self.phase != LOBBY:
+            raise SessionError("started", "the game has already started")
+        waiting = [s.index for s in self.seats if s.open]
+        if waiting:
+            raise SessionError(
+                "not_ready", "some seats are still waiting for a player", seats=waiting
+            )
+        return self._new_game(now)
+
+    def again(self, who: Identity, now: float) -> Outcome:
+        """Play again: a new game at the same table, same seats, a new shuffle."""
+        self._host_only(who)
+        if self.phase != OVER:
+            raise SessionError("not_over", "the game is not over yet")
+        return self._new_game(now)
+
+    # ---------------------------------------------------------------- playing
+
+    def act(self, who: Identity, text: str, moves: int | None, now: float) -> Outcome:
+        """A person's action. Refused (``SessionError``, nothing changed) when it is not
+        theirs to take; ``moves``, when given, must be the number of actions they have seen."""
+        if who.seat is None:
+            raise SessionError("not_seated", "spectators cannot play")
+        if self.phase == LOBBY or self.state is None:
+            raise SessionError("not_started", "the game has not started yet")
+        if self.phase == OVER:
+            raise SessionError("over", "the game is over")
+        state = self.state
+        if moves is not None and moves != state.moves:
+            raise SessionError("stale", "the game moved on before this arrived", moves=state.moves)
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise SessionError("bad_action", str(exc)) from None
+        if (
+            who.seat != state.to_play
+            and action is not DRAW
+            and action not in legal_actions(state, who.seat)
+        ):
+            raise SessionError(
+                "not_your_turn",
+                f"seat {who.seat} tried {str(action)!r}, but it is seat {state.to_play}'s turn",
+                action=str(action),
+                to_play=state.to_play,
+            )
+        try:
+            return self._apply(who.seat, action, "seat", now)
+        except IllegalActionError as exc:
+            raise SessionError("illegal", str(exc), action=str(action)) from None
+
+    def pending_move(self, now: float) -> Move | None:
+        """The bot move that is due now, if any; the seat counts as thinking until
+        ``complete`` or ``abandon``."""
+        if self.phase != PLAYING or self.state is None:
+            return None
+        best: tuple[float, int, str] | None = None
+        for seat, due in self._due.items():
+            if due <= now and seat not in self._thinking and (best is None or due < best[0]):
+                best = (due, seat, "bot" if self.seats[seat].kind == BOT else "away")
+        to_play = self.state.to_play
+        deadline = self.turn_deadline
+        if (
+            deadline is not None
+            and deadline <= now
+            and to_play is not None
+            and to_play not in self._thinking
+            and (best is None or deadline < best[0])
+        ):
+            best = (deadline, to_play, "timer")
+        if best is None:
+            return None
+        _, seat, by = best
+        self._thinking.add(seat)
+        bot = self._bots[seat] if by == "bot" else self._stand_in(seat)
+        return Move(seat, by, bot, view(self.state, seat), self.game, self.state.moves)
+
+    def complete(self, move: Move, action: Action, now: float) -> Outcome:
+        """Play the action a bot chose for ``move``; nothing happens when the game moved
+        on meanwhile (the move is asked again if still due)."""
+        self._thinking.discard(move.seat)
+        state = self.state
+        if (
+            self.phase != PLAYING
+            or state is None
+            or (self.game, state.moves)
+            != (
+                move.game,
+                move.moves,
+            )
+        ):
+            self._schedule(now)
+            return Outcome()
+        if action not in legal_actions(state, move.seat):
+            action = legal_actions(state, move.seat)[0]  # a bot's mistake must not stop play
+        outcome = self._apply(move.seat, action, move.by, now)
+        after = self.state
+        assert after is not None
+        if move.by == "timer" and self.phase == PLAYING and after.to_play == move.seat:
+            self.turn_deadline = now + self.settings.bot_delay  # it finishes the turn
+        return outcome
+
+    def abandon(self, move: Move, now: float) -> None:
+        """The bot could not choose (it raised): ask again later."""
+        self._thinking.discard(move.seat)
+        self._due[move.seat] = now + max(self.settings.bot_delay, 0.1)
+
+    def expire(self, now: float) -> Outcome:
+        """Grace periods that ran out: the stand-in takes over those seats."""
+        outcome = Outcome()
+        for seat in self.seats:
+            if seat.grace_deadline is not None and seat.grace_deadline <= now:
+                seat.grace_deadline = None
+                seat.away = True
+                outcome.table = True
+        if outcome.table:
+            self._schedule(now)
+        return outcome
+
+    def next_deadline(self) -> float | None:
+        """When something will next be due: a bot's move, a turn timer, a grace period."""
+        times = [t for s, t in self._due.items() if s not in self._thinking]
+        state = self.state
+        if (
+            self.turn_deadline is not None
+            and state is not None
+            and state.to_play not in self._thinking
+        ):
+            times.append(self.turn_deadline)
+        times += [s.grace_deadline for s in self.seats if s.grace_deadline is not None]
+        return min(times, default=None)
+
+    # ---------------------------------------------------------------- what to send
+
+    def table_message(self, now: float) -> dict[str, Any]:
+        host_seat = next(
+            (s.index for s in self.seats if same_hash(s.token_hash, self.host_hash)), None
+        )
+        return {
+            "type": "table",
+            "code": self.code,
+            "phase": self.phase,
+            "game": self.game,
+            "host_seat": host_seat,
+            "rules": self.rules.to_dict(minimal=False),
+            "turn_seconds": self.config.turn_seconds,
+            "seats": [s.to_json() for s in self.seats],
+            "turn": self.turn_info(now),
+        }
+
+    def state_message(self, seat: int | None, now: float) -> dict[str, Any]:
+        """Everything ``seat`` (None: a spectator) may know of the current game."""
+        if self.state is None:
+            return {"type": "state", "game": 0, "moves": 0, "view": None, "log": [], "by": []}
+        v = view(self.state, seat)
+        return {
+            "type": "state",
+            "game": self.game,
+            "moves": self.state.moves,
+            "view": encode_view(v),
+            "log": encode_events(v.events),
+            "by": list(self.by),
+            "turn": self.turn_info(now),
+        }
+
+    def update_messages(
+        self, step: Step, audiences: list[int | None], now: float
+    ) -> dict[int | None, dict[str, Any]]:
+        """The message announcing ``step`` to each audience (a seat, or None: spectators)."""
+        assert self.state is not None
+        common = {
+            "type": "update",
+            "game": self.game,
+            "moves": self.state.moves,
+            "seat": step.seat,
+            "action": step.action,
+            "by": step.by,
+            "events": encode_events(self.state.events(step.first_event)),
+            "turn": self.turn_info(now),
+        }
+        return {a: {**common, "view": encode_view(view(self.state, a))} for a in audiences}
+
+    def turn_info(self, now: float) -> dict[str, Any] | None:
+        if self.phase != PLAYING or self.state is None:
+            return None
+        seat = self.state.to_play
+        deadline = self.turn_deadline
+        return {
+            "seat": seat,
+            "seconds": self.config.turn_seconds or None,
+            "ms_left": None if deadline is None else max(0, round((deadline - now) * 1000)),
+            "auto": seat is not None and self.seats[seat].auto,
+        }
+
+    def record_json(self) -> str:
+        """The N3 record of the current game. It reveals every card: only for a game that
+        is over (or for storage)."""
+        assert self.state is not None and self.state.over
+        meta = {
+            "names": [s.name for s in self.seats],
+            "players": [s.bot if s.kind == BOT else HUMAN for s in self.seats],
+            "by": list(self.by),
+        }
+        return record_of(self.state, meta).to_json()
+
+    # ---------------------------------------------------------------- inside
+
+    def _host_only(self, who: Identity) -> None:
+        if not who.host:
+            raise SessionError("not_host", "only the table's host may do that")
+
+    def _seat_change(self, seat: Seat) -> SeatChanged:
+        return SeatChanged(seat.index, seat.kind, seat.bot, seat.name, seat.token_hash)
+
+    def _make_bots(self) -> None:
+        self._bots = {
+            s.index: make_bot(s.bot, secrets.randbits(63))
+            for s in self.seats
+            if s.kind == BOT and s.bot is not None
+        }
+        self._stand_ins = {}
+
+    def _stand_in(self, seat: int) -> Bot:
+        bot = self._stand_ins.get(seat)
+        if bot is None:
+            bot = self._stand_ins[seat] = make_bot(self.settings.stand_in, secrets.randbits(63))
+        return bot
+
+    def _new_game(self, now: float) -> Outcome:
+        seed = new_seed()
+        self.game += 1
+        self.state = new_game(self.rules, seed)
+        self.by = []
+        self.phase = PLAYING
+        self.turn_deadline = None
+        self._turn_key = None
+        self._due.clear()
+        self._thinking.clear()
+        self._make_bots()
+        changes: list[Change] = [GameStarted(self.game, seed, self.state.dealer)]
+        if self.state.over:  # possible in principle: nobody dealt in can play at all
+            self.phase = OVER
+            changes.append(GameFinished(self.game, self.record_json()))
+        self._schedule(now)
+        return Outcome(changes, table=True, snapshot=True)
+
+    def _apply(self, seat: int, action: Action, by: str, now: float) -> Outcome:
+        assert self.state is not None
+        before = self.state
+        self.state = apply(before, seat, action)
+        self.by.append(by)
+        self._due.pop(seat, None)  # a bot's next action waits its own delay
+        changes: list[Change] = [ActionTaken(self.game, before.moves, seat, str(action), by)]
+        table = False
+        if self.state.over:
+            self.phase = OVER
+            changes.append(GameFinished(self.game, self.record_json()))
+            table = True
+        self._schedule(now)
+        return Outcome(changes, table=table, step=Step(seat, str(action), by, before.event_count))
+
+    def _schedule(self, now: float) -> None:
+        """Bring the timers in line with the state: who moves when."""
+        state = self.state
+        if self.phase != PLAYING or state is None:
+            self._due.clear()
+            self.turn_deadline = None
+            self._turn_key = None
+            for seat in self.seats:
+                seat.grace_deadline = None
+            return
+        for seat in self.seats:
+            if seat.kind == HUMAN and not seat.connections and not seat.away:
+                if seat.grace_deadline is None:
+                    seat.grace_deadline = now + self.settings.grace
+            else:
+                seat.grace_deadline = None
+        for seat in self.seats:
+            legal = legal_actions(state, seat.index) if seat.auto else []
+            if not legal:
+                self._due.pop(seat.index, None)
+            elif seat.index not in self._due:
+                delay = self.settings.bot_delay
+                self._due[seat.index] = now + (delay / 2 if legal == [DRAW] else delay)
+        key = (self.game, state.round, state.to_play)
+        to_play = state.to_play
+        timed = (
+            to_play is not None and not self.seats[to_play].auto and self.config.turn_seconds > 0
+        )
+        if key != self._turn_key:
+            self._turn_key = key
+            self.turn_deadline = now + self.config.turn_seconds if timed else None
+        elif not timed:
+            self.turn_deadline = None
+        elif self.turn_deadline is None:
+            self.turn_deadline = now + self.config.turn_seconds  # back from away mid-turn
+
+
+class _BotNames:
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = set(taken)
+
+    def next(self) -> str:
+        for name in BOT_NAMES:
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+        name = f"Bot {len(self.taken) + 1}"
+        self.taken.add(name)
+        return name

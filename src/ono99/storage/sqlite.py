@@ -1,0 +1,222 @@
+"""Tables, seats, games and every accepted action, in one SQLite file.
+
+The server appends each accepted action in its own transaction *before* announcing it, so a
+server killed at any moment loses nothing that anyone has seen. WAL mode with
+``synchronous=NORMAL`` makes a committed transaction survive the death of the process (not
+of the machine's power, which would need ``FULL``; ``durable=True`` asks for that).
+
+What is stored is plain data; rebuilding a table from it is the session core's job
+(``Table.restore``). A game's seed is stored with it, since the game must be replayable
+after a restart: the database is the referee's own and is never served. Seat tokens are
+stored only as hashes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    host_hash TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL REFERENCES tables(code),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    bot TEXT,
+    name TEXT,
+    token_hash TEXT,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    code TEXT NOT NULL REFERENCES tables(code),
+    game INTEGER NOT NULL,
+    seed TEXT NOT NULL,
+    dealer INTEGER NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    record TEXT,
+    PRIMARY KEY (code, game)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    code TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (code, game, position),
+    FOREIGN KEY (code, game) REFERENCES games(code, game)
+);
+CREATE INDEX IF NOT EXISTS games_unfinished ON games(finished) WHERE finished IS NULL;
+"""
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass
+class StoredTable:
+    code: str
+    config: dict[str, Any]
+    host_hash: str
+    seats: list[StoredSeat]
+    game: int = 0  # the latest game's number; 0 before the first
+    seed: int | None = None
+    dealer: int | None = None
+    finished: bool = False
+    actions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action, by)
+
+
+class SqliteStore:
+    def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+        self.path = str(path)
+        # One connection, used from the server's event loop thread (and from a test's).
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(_SCHEMA)  # idempotent: IF NOT EXISTS throughout
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Everything inside is written together, or not at all."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # ---------------------------------------------------------------- writing
+
+    def create_table(self, code: str, config: str, host_hash: str) -> None:
+        self._db.execute(
+            "INSERT INTO tables (code, config, host_hash, created) VALUES (?, ?, ?, ?)",
+            (code, config, host_hash, time.time()),
+        )
+
+    def put_seat(
+        self,
+        code: str,
+        seat: int,
+        kind: str,
+        bot: str | None,
+        name: str | None,
+        token_hash: str | None,
+    ) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO seats (code, seat, kind, bot, name, token_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (code, seat, kind, bot, name, token_hash),
+        )
+
+    def start_game(self, code: str, game: int, seed: int, dealer: int) -> None:
+        self._db.execute(
+            "INSERT INTO games (code, game, seed, dealer, started) VALUES (?, ?, ?, ?, ?)",
+            (code, game, str(seed), dealer, time.time()),
+        )
+
+    def add_action(
+        self, code: str, game: int, position: int, seat: int, action: str, by: str
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO actions (code, game, position, seat, action, by, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (code, game, position, seat, action, by, time.time()),
+        )
+
+    def finish_game(self, code: str, game: int, record: str) -> None:
+        self._db.execute(
+            "UPDATE games SET finished = ?, record = ? WHERE code = ? AND game = ?",
+            (time.time(), record, code, game),
+        )
+
+    # ---------------------------------------------------------------- reading
+
+    def active_codes(self) -> list[str]:
+        """Tables whose latest game is still being played."""
+        rows = self._db.execute(
+            "SELECT g.code FROM games g WHERE g.finished IS NULL AND g.game = "
+            "(SELECT MAX(game) FROM games WHERE code = g.code) ORDER BY g.started"
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def load_table(self, code: str) -> StoredTable | None:
+        db = self._db
+        row = db.execute("SELECT config, host_hash FROM tables WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            return None
+        seats = [
+            StoredSeat(*r)
+            for r in db.execute(
+                "SELECT seat, kind, bot, name, token_hash FROM seats WHERE code = ? ORDER BY seat",
+                (code,),
+            )
+        ]
+        table = StoredTable(code, json.loads(row[0]), row[1], seats)
+        game = db.execute(
+            "SELECT game, seed, dealer, finished FROM games WHERE code = ? "
+            "ORDER BY game DESC LIMIT 1",
+            (code,),
+        ).fetchone()
+        if game is not None:
+            table.game, seed, table.dealer, finished = game
+            table.seed = int(seed)
+            table.finished = finished is not None
+            table.actions = [
+                (r[0], r[1], r[2])
+                for r in db.execute(
+                    "SELECT seat, action, by FROM actions WHERE code = ? AND game = ? "
+                    "ORDER BY position",
+                    (code, table.game),
+                )
+            ]
+        return table
+
+    def games(self, code: str) -> list[tuple[int, bool]]:
+        """Every game of a table: (number, finished)."""
+        return [
+            (r[0], r[1] is not None)
+            for r in self._db.execute(
+                "SELECT game, finished FROM games WHERE code = ? ORDER BY game", (code,)
+            )
+        ]
+
+    def record(self, code: str, game: int) -> str | None:
+        """The N3 record of a finished game; None for a game still being played."""
+        row = self._db.execute(
+            "SELECT record FROM games WHERE code = ? AND game = ? AND finished IS NOT NULL",
+            (code, game),
+        ).fetchone()
+        return None if row is None else row[0]
+
+    def count_tables(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM tables").fetchone()[0])

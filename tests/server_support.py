@@ -1,0 +1,134 @@
+"""Helpers for the server tests: a server on a thread, HTTP calls, and a websocket client
+that keeps every message it receives (the leak tests check them all afterwards)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from ono99.server import BackgroundServer, ServerConfig
+
+TIMEOUT = 20.0  # generous: a loaded CI machine must not make these flaky
+
+
+@contextmanager
+def running_server(db: Path, **options: Any) -> Iterator[BackgroundServer]:
+    options.setdefault("bot_delay", 0.01)
+    options.setdefault("turn_limits", (0.05, 600.0))
+    options.setdefault("http_rate", 0)
+    server = BackgroundServer(ServerConfig(db=str(db), **options))
+    with server:
+        yield server
+
+
+def create_table(
+    base: str,
+    seats: list[str],
+    *,
+    name: str | None = "Ana",
+    turn_seconds: float = 0,
+    **rules: Any,
+) -> dict[str, Any]:
+    """``seats``: "human" or a bot name per seat."""
+    body: dict[str, Any] = {
+        "rules": rules,
+        "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats],
+        "turn_seconds": turn_seconds,
+    }
+    if name is not None:
+        body["name"] = name
+    r = httpx.post(f"{base}/api/tables", json=body, timeout=TIMEOUT)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def join(base: str, code: str, name: str) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/tables/{code}/join", json={"name": name}, timeout=TIMEOUT)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+class Client:
+    """One websocket connection. ``messages`` holds everything received, in order."""
+
+    def __init__(self, ws: ClientConnection, label: str) -> None:
+        self.ws = ws
+        self.label = label
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self._unread = 0  # index of the first message ``expect`` has not looked at
+        self.view: dict[str, Any] | None = None
+        self.moves = 0
+        self.game = 0
+        self.table: dict[str, Any] | None = None
+        self.closed: int | None = None
+
+    @classmethod
+    async def open(cls, ws_base: str, code: str, token: str | None, label: str = "") -> Client:
+        ws = await connect(
+            f"{ws_base}/ws/{code}", open_timeout=TIMEOUT, max_size=2**22, max_queue=None
+        )
+        client = cls(ws, label)
+        hello: dict[str, Any] = {"type": "hello"}
+        if token is not None:
+            hello["token"] = token
+        await client.send(hello)
+        await client.expect("state")
+        return client
+
+    async def send(self, message: dict[str, Any] | str | bytes) -> None:
+        await self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+
+    async def receive(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        assert isinstance(text, str)
+        message: dict[str, Any] = json.loads(text)
+        self.raw.append(text)
+        self.messages.append(message)
+        if message.get("view") is not None:
+            self.view = message["view"]
+            self.moves = message["moves"]
+            self.game = message["game"]
+        elif message["type"] == "state":
+            self.view, self.moves, self.game = None, 0, 0
+        if message["type"] == "table":
+            self.table = message
+        return message
+
+    async def expect(
+        self,
+        kind: str,
+        pred: Callable[[dict[str, Any]], bool] = lambda m: True,
+        timeout: float = TIMEOUT,
+    ) -> dict[str, Any]:
+        """The next not yet expected message of type ``kind`` matching ``pred`` (reading on
+        until it comes)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            while self._unread < len(self.messages):
+                message = self.messages[self._unread]
+                self._unread += 1
+                if message["type"] == kind and pred(message):
+                    return message
+            await self.receive(max(0.01, end - loop.time()))
+
+    async def drain(self) -> None:
+        """Read until a pong: everything sent to us before it has arrived."""
+        await self.send({"type": "ping", "id": "drain"})
+        await self.expect("pong", lambda m: m.get("id") == "drain")
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == "error"]

@@ -1,0 +1,150 @@
+"""Leak tests over real websockets: whole games with several people, a bot and a
+spectator, where every message that reached every connection is checked afterwards against
+the finished game's record — each must be exactly what that connection may see (RULES.md
+V1), built from the engine's view, and never hold another hand, the draw pile or the seed."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from ono99.engine import CARD_NAMES, load_record, replay_states, view
+from ono99.session import encode_events, encode_view
+from server_support import TIMEOUT, Client, create_table, join, running_server
+
+# Every key any message may hold, at any depth. A new field must be added here on purpose.
+ALLOWED_KEYS = {
+    # envelopes
+    "type", "protocol", "code", "seat", "host", "id", "message", "params", "game", "moves",
+    "view", "log", "by", "turn", "events", "action", "phase", "host_seat", "rules",
+    "turn_seconds", "seats",
+    # table seats and the turn
+    "kind", "bot", "name", "open", "connected", "away", "seconds", "ms_left", "auto",
+    # rules
+    "edition", "players", "max_total", "negative_totals", "four_ono99_discard",
+    "play2_deflects_play2", "ono99_on_tens", "draw_penalty", "match", "tokens", "target",
+    "variant", "bust_total",
+    # a view
+    "round", "dealer", "total", "direction", "to_play", "owed", "ono99_played", "hand", "scores",
+    "hand_sizes", "status", "laid_down", "out", "out_of_round", "owes_draw", "draw_pile",
+    "discard_top", "discard_size", "over", "winners", "legal",
+    # events
+    "card", "how", "cards", "points", "tokens_left",
+}  # fmt: skip
+
+
+def keys(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys(v)}
+    return set()
+
+
+async def play_randomly(client: Client, rng: random.Random) -> None:
+    """Act at random whenever there is something to do, until the game is over."""
+    while True:
+        view_ = client.view
+        if view_ is not None and view_["over"]:
+            return
+        if view_ is not None and view_["legal"]:
+            mine = view_["to_play"] == view_["seat"] or view_["legal"] == ["draw"]
+            if mine:
+                action = rng.choice(view_["legal"])
+                await client.send({"type": "act", "action": action, "moves": client.moves})
+        while True:  # wait for the next state of the game
+            message = await client.receive()
+            if message.get("view") is not None:
+                break
+
+
+CONFIGS = [
+    pytest.param({"edition": "2022"}, id="2022-single"),
+    pytest.param({"edition": "1980", "draw_penalty": True, "match": "single"}, id="1980-draw"),
+    pytest.param({"edition": "2022", "match": "points", "target": 60}, id="2022-points"),
+]
+
+
+@pytest.mark.parametrize("rules", CONFIGS)
+def test_every_message_is_exactly_what_its_connection_may_see(
+    tmp_path: Path, rules: dict[str, Any]
+) -> None:
+    seats = ["human", "human", "greedy", "human"]
+    with running_server(tmp_path / "leak.db", bot_delay=0.005, ws_rate=1000, ws_burst=1000) as srv:
+        host = create_table(srv.url, seats, **rules)
+        code = host["code"]
+        tokens = {host["seat"]: host["token"]}
+        for _ in range(seats.count("human") - 1):
+            joined = join(srv.url, code, f"P{len(tokens)}")
+            tokens[joined["seat"]] = joined["token"]
+
+        async def main() -> dict[int | None, Client]:
+            clients: dict[int | None, Client] = {
+                s: await Client.open(srv.ws_url, code, t, f"seat {s}") for s, t in tokens.items()
+            }
+            clients[None] = await Client.open(srv.ws_url, code, None, "spectator")
+            await clients[host["seat"]].send({"type": "start"})
+            for c in clients.values():
+                await c.expect("state", lambda m: m["game"] == 1)
+            rng = random.Random(7)
+            players = [play_randomly(c, rng) for s, c in clients.items() if s is not None]
+
+            async def watch() -> None:
+                spectator = clients[None]
+                while spectator.view is None or not spectator.view["over"]:
+                    await spectator.receive()
+
+            await asyncio.wait_for(asyncio.gather(*players, watch()), 120)
+            for c in clients.values():
+                await c.drain()
+                await c.close()
+            return clients
+
+        clients = asyncio.run(main())
+        record_text = httpx.get(f"{srv.url}/api/tables/{code}/games/1/record", timeout=TIMEOUT)
+        assert record_text.status_code == 200
+
+    record = load_record(record_text.text)
+    states = list(replay_states(record))
+    final = states[-1]
+    assert final.over
+    seed = str(record.seed)
+    checked = 0
+    for seat, client in clients.items():
+        seen_moves = []
+        for raw, message in zip(client.raw, client.messages, strict=True):
+            assert keys(message) <= ALLOWED_KEYS, keys(message) - ALLOWED_KEYS
+            moves = message.get("moves", 0)
+            if message["type"] in ("state", "update") and message["view"] is not None:
+                state = states[moves]
+                if not state.over:
+                    assert seed not in raw
+                expected = encode_view(view(state, seat))
+                assert message["view"] == expected
+                hand = message["view"]["hand"]
+                if seat is None:
+                    assert hand is None
+                else:
+                    assert hand == [CARD_NAMES[c] for c in state.hands[seat]]
+                if message["type"] == "update":
+                    before = states[moves - 1]
+                    assert message["events"] == encode_events(state.events(before.event_count))
+                    seat_, action = record.actions[moves - 1]
+                    assert (message["seat"], message["action"]) == (seat_, str(action))
+                    seen_moves.append(moves)
+                else:
+                    assert message["log"] == encode_events(state.events())
+                checked += 1
+            elif message["type"] == "error":
+                assert message["code"] in ("stale", "illegal", "not_your_turn", "over"), message
+                assert seed not in raw
+        # Each connection saw every move, once, in order.
+        assert seen_moves == list(range(1, len(record.actions) + 1))
+    assert checked == len(clients) * (len(record.actions) + 1)  # a state, then each update
+    by = record.meta["by"]
+    assert {by[i] for i, (s, _) in enumerate(record.actions) if s == 2} == {"bot"}

@@ -1,0 +1,553 @@
+"""The session core without sockets: seats and tokens, commands in, changes and messages
+out, bots and timers as deadlines at a given ``now``."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from ono99.engine import (
+    CARD_NAMES,
+    DRAW,
+    apply,
+    legal_actions,
+    load_record,
+    new_game,
+    replay,
+    summarize,
+    view,
+)
+from ono99.session import (
+    ActionTaken,
+    GameFinished,
+    GameStarted,
+    Identity,
+    RateLimiter,
+    Seat,
+    SeatChanged,
+    SessionError,
+    Settings,
+    Table,
+    TableConfig,
+    encode_events,
+    encode_view,
+    normalize_code,
+    parse_message,
+    parse_table_request,
+    replay_steps,
+)
+from ono99.session.credentials import CODE_ALPHABET, new_code
+from ono99.session.table import OVER, PLAYING, TableCreated
+
+SETTINGS = Settings(bot_delay=1.0, grace=30.0, bots=("random", "greedy"))
+
+
+def make_table(
+    seats: list[str], turn_seconds: float = 0, settings: Settings = SETTINGS, **rules: Any
+) -> tuple[Table, dict[int, Identity], list[Any]]:
+    """A started table; returns it, an identity per human seat, and every change so far."""
+    request = {
+        "rules": rules,
+        "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats],
+        "turn_seconds": turn_seconds,
+        "name": "Ana",
+    }
+    config, name = parse_table_request(request, bots=settings.bots, turn_limits=(1, 600))
+    table, _token, host, outcome = Table.create(new_code(), config, name, settings)
+    changes = list(outcome.changes)
+    who = {}
+    if host.seat is not None:
+        who[host.seat] = host
+    for i, s in enumerate(seats):
+        if s == "human" and i != host.seat:
+            seat, tok, out = table.join(f"P{i}", 0.0)
+            changes += out.changes
+            who[seat] = table.identify(tok)
+    for w in who.values():
+        table.connect(w, 0.0)
+    changes += table.start(host, 0.0).changes
+    return table, who, changes
+
+
+def drive_bots(table: Table, now: float, until: float) -> float:
+    """Let every due bot move up to time ``until``; returns the time reached."""
+    while table.phase == PLAYING:
+        when = table.next_deadline()
+        if when is None or when > until:
+            break
+        now = max(now, when)
+        table.expire(now)
+        move = table.pending_move(now)
+        if move is not None:
+            table.complete(move, move.bot.choose(move.view), now)
+    return now
+
+
+# ------------------------------------------------------------------ tables and seats
+
+
+def test_codes_are_long_random_and_normalised() -> None:
+    codes = {new_code() for _ in range(200)}
+    assert len(codes) == 200
+    code = next(iter(codes))
+    assert len(code) == 12 and set(code) <= set(CODE_ALPHABET)
+    assert normalize_code(code.upper()[:4] + "-" + code[4:8] + " " + code[8:]) == code
+    assert normalize_code("0000-0000-0000") is None  # 0 is not in the alphabet
+    assert normalize_code("short") is None
+    assert normalize_code("x" * 1000) is None
+
+
+def test_creator_hosts_and_sits_in_the_first_human_seat() -> None:
+    config, name = parse_table_request(
+        {"seats": [{"kind": "bot"}, {"kind": "human"}, {"kind": "human"}], "name": " Ana  "},
+        bots=SETTINGS.bots,
+    )
+    table, token, host, outcome = Table.create("c" * 12, config, name, SETTINGS)
+    assert host == Identity(1, True)
+    assert table.identify(token) == host
+    assert [s.name for s in table.seats] == ["Ben", "Ana", None]  # bots get names
+    assert table.seats[0].bot == "greedy"
+    assert isinstance(outcome.changes[0], TableCreated)
+    assert token not in json.dumps(outcome.changes)  # only hashes are stored
+    assert table.identify(None) == Identity(None, False)
+    with pytest.raises(SessionError) as err:
+        table.identify("not-a-token")
+    assert err.value.code == "bad_token"
+
+
+def test_all_bot_table_has_a_watching_host() -> None:
+    config, name = parse_table_request(
+        {"seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot"}]}, bots=SETTINGS.bots
+    )
+    table, token, host, _ = Table.create("d" * 12, config, name, SETTINGS)
+    assert host == Identity(None, True)
+    assert table.identify(token) == host
+    table.start(host, 0.0)
+    assert table.phase == PLAYING
+
+
+def test_join_fills_open_seats_then_refuses() -> None:
+    config, name = parse_table_request(
+        {"seats": [{"kind": "human"}] * 3, "name": "Ana"}, bots=SETTINGS.bots
+    )
+    table, _, host, _ = Table.create("e" * 12, config, name, SETTINGS)
+    seat1, tok1, out = table.join("Ben", 0.0)
+    assert seat1 == 1 and out.table
+    assert out.changes == [SeatChanged(1, "human", None, "Ben", table.seats[1].token_hash)]
+    with pytest.raises(SessionError) as err:
+        table.start(host, 0.0)
+    assert err.value.code == "not_ready" and err.value.params == {"seats": [2]}
+    for bad in ("", "   ", "x" * 25, "a\x00b", 7, None):
+        with pytest.raises(SessionError) as err:
+            table.join(bad, 0.0)
+        assert err.value.code == "bad_name"
+    seat2, tok2, _ = table.join("Chloé", 0.0)
+    assert seat2 == 2 and tok2 != tok1
+    with pytest.raises(SessionError) as err:
+        table.join("Dev", 0.0)
+    assert err.value.code == "full"
+    with pytest.raises(SessionError) as err:
+        table.start(table.identify(tok1), 0.0)
+    assert err.value.code == "not_host"
+    out = table.start(host, 0.0)
+    assert out.snapshot and isinstance(out.changes[0], GameStarted)
+    with pytest.raises(SessionError) as err:
+        table.start(host, 0.0)
+    assert err.value.code == "started"
+
+
+def test_host_turns_an_open_seat_into_a_bot() -> None:
+    config, name = parse_table_request(
+        {"seats": [{"kind": "human"}] * 3, "name": "Ana"}, bots=SETTINGS.bots
+    )
+    table, _, host, _ = Table.create("f" * 12, config, name, SETTINGS)
+    _, tok, _ = table.join("Ben", 0.0)
+    with pytest.raises(SessionError) as err:
+        table.set_seat(host, 1, "bot", "greedy", 0.0)
+    assert err.value.code == "seat_taken"
+    with pytest.raises(SessionError) as err:
+        table.set_seat(table.identify(tok), 2, "bot", "greedy", 0.0)
+    assert err.value.code == "not_host"
+    with pytest.raises(SessionError) as err:
+        table.set_seat(host, 2, "bot", "nonsense", 0.0)
+    assert err.value.code == "bad_request"
+    out = table.set_seat(host, 2, "bot", "random", 0.0)
+    assert out.changes[0].kind == "bot" and table.seats[2].bot == "random"
+    table.start(host, 0.0)
+    assert table.phase == PLAYING
+
+
+# ------------------------------------------------------------------ playing
+
+
+def test_a_turn_is_stored_and_announced_and_refusals_change_nothing() -> None:
+    table, who, changes = make_table(["human", "human", "human"])
+    state = table.state
+    assert state is not None
+    seed = next(c.seed for c in changes if isinstance(c, GameStarted))
+    to_play = state.to_play
+    assert to_play is not None
+    other = next(s for s in who if s != to_play)
+    action = legal_actions(state)[0]
+    for who_, text, moves, code in [
+        (who[other], str(action), None, "not_your_turn"),
+        (who[to_play], "play 7", 5, "stale"),
+        (who[to_play], "jump", None, "bad_action"),
+        (who[to_play], "draw", None, "illegal"),
+        (Identity(None, False), str(action), None, "not_seated"),
+    ]:
+        with pytest.raises(SessionError) as err:
+            table.act(who_, text, moves, 1.0)
+        assert err.value.code == code
+        assert table.state is state  # nothing changed
+        assert str(seed) not in json.dumps(err.value.to_json())
+    out = table.act(who[to_play], str(action), 0, 1.0)
+    assert out.changes == [ActionTaken(1, 0, to_play, str(action), "seat")]
+    assert out.step is not None and out.step.seat == to_play and out.step.first_event == 1
+    messages = table.update_messages(out.step, [0, 1, 2, None], 1.0)
+    after = table.state
+    assert after is not None
+    for seat, message in messages.items():
+        assert message["view"] == encode_view(view(after, seat))
+        assert message["events"] == encode_events(after.events(1))
+        assert message["moves"] == 1 and message["action"] == str(action)
+        assert str(seed) not in json.dumps(message)
+    assert messages[None]["view"]["hand"] is None
+
+
+def test_an_illegal_card_names_the_rule_and_a_card_not_in_hand_is_refused() -> None:
+    table, who, _ = make_table(["human", "human"])
+    state = table.state
+    assert state is not None and state.to_play is not None
+    seat = state.to_play
+    missing = next(
+        c for c in ("0", "1", "2", "3", "4", "5", "6") if int(c) not in state.hands[seat]
+    )
+    with pytest.raises(SessionError) as err:
+        table.act(who[seat], f"play {missing}", None, 0.0)
+    assert err.value.code == "illegal" and "in hand" in err.value.message
+    assert table.state is state
+
+
+def test_a_whole_game_every_message_is_that_seats_view() -> None:
+    """Four people play a whole game at random; after every action, the message each seat
+    and a spectator would get is exactly the engine's view for them, and nothing else."""
+    rng = random.Random(5)
+    table, who, changes = make_table(["human"] * 4, edition="1980", draw_penalty=True)
+    seed = next(c.seed for c in changes if isinstance(c, GameStarted))
+    now = 0.0
+    while table.phase == PLAYING:
+        state = table.state
+        assert state is not None
+        actors = [s for s in range(4) if legal_actions(state, s)]
+        seat = rng.choice(actors)
+        action = rng.choice(legal_actions(state, seat))
+        now += 0.1
+        out = table.act(who[seat], str(action), state.moves, now)
+        assert out.step is not None
+        for audience, message in table.update_messages(out.step, [0, 1, 2, 3, None], now).items():
+            after = table.state
+            assert after is not None
+            assert message["view"] == encode_view(view(after, audience))
+            if audience is not None:
+                assert message["view"]["hand"] == [CARD_NAMES[c] for c in after.hands[audience]]
+            text = json.dumps(message)
+            if not after.over:
+                assert str(seed) not in text
+            for forbidden in ('"hands"', '"pile"', '"seed"', '"decks"', '"reshuffles"'):
+                assert forbidden not in text
+        changes += out.changes
+    assert table.phase == OVER
+    finished = [c for c in changes if isinstance(c, GameFinished)]
+    assert len(finished) == 1
+    record = load_record(finished[0].record)
+    assert record.seed == seed
+    assert record.meta["names"] == ["Ana", "P1", "P2", "P3"]
+    assert summarize(replay(record)) == summarize(table.state)
+    steps = replay_steps(record)
+    assert len(steps) == len(record.actions) + 1
+    assert steps[-1]["state"]["over"] and steps[-1]["state"]["winners"]
+
+
+def test_the_snapshot_holds_the_log_and_no_one_elses_hand() -> None:
+    table, _, _ = make_table(["human", "human", "greedy"])
+    drive_bots(table, 0.0, 5.0)
+    state = table.state
+    assert state is not None
+    for seat in (0, 1, None):
+        message = table.state_message(seat, 0.0)
+        assert message["view"] == encode_view(view(state, seat))
+        assert message["log"] == encode_events(state.events())
+        assert message["moves"] == state.moves
+
+
+# ------------------------------------------------------------------ bots and timers
+
+
+def test_bots_move_after_their_delay() -> None:
+    table, who, _ = make_table(["human", "greedy", "random"])
+    state = table.state
+    assert state is not None
+    # Bring it to a bot's turn.
+    now = 0.0
+    while state.to_play == 0:
+        table.act(who[0], str(legal_actions(state)[0]), None, now)
+        state = table.state
+        assert state is not None
+    bot_seat = state.to_play
+    assert bot_seat in (1, 2)
+    due = table.next_deadline()
+    assert due == pytest.approx(now + SETTINGS.bot_delay)
+    assert table.pending_move(due - 0.01) is None
+    move = table.pending_move(due)
+    assert move is not None and move.seat == bot_seat and move.by == "bot"
+    assert move.view.hand == state.hands[bot_seat] and move.view.seat == bot_seat
+    assert table.pending_move(due) is None  # it is thinking: not asked twice
+    out = table.complete(move, move.bot.choose(move.view), due)
+    assert out.changes[0].by == "bot" and out.changes[0].seat == bot_seat
+
+
+def test_a_stale_bot_choice_is_ignored() -> None:
+    """The stand-in is choosing for an away player when they come back and play first."""
+    table, who, _ = make_table(["human", "human"])
+    state = table.state
+    assert state is not None and state.to_play is not None
+    seat = state.to_play
+    table.disconnect(who[seat], 0.0)
+    table.expire(SETTINGS.grace)
+    move = table.pending_move(SETTINGS.grace + SETTINGS.bot_delay)
+    assert move is not None and move.by == "away"
+    table.connect(who[seat], 40.0)
+    table.act(who[seat], str(legal_actions(state)[-1]), 0, 40.0)
+    after = table.state
+    out = table.complete(move, move.bot.choose(move.view), 40.0)
+    assert out.changes == [] and out.step is None
+    assert table.state is after and table.by == ["seat"]
+
+
+def test_the_turn_timer_lets_the_stand_in_finish_the_turn() -> None:
+    table, _, _ = make_table(["human", "human"], turn_seconds=10)
+    state = table.state
+    assert state is not None and state.to_play is not None
+    seat = state.to_play
+    assert table.turn_deadline == pytest.approx(10.0)
+    info = table.turn_info(4.0)
+    assert info == {"seat": seat, "seconds": 10.0, "ms_left": 6000, "auto": False}
+    assert table.pending_move(9.9) is None
+    move = table.pending_move(10.0)
+    assert move is not None and move.by == "timer" and move.seat == seat
+    assert move.bot.name == "greedy"
+    out = table.complete(move, move.bot.choose(move.view), 10.0)
+    assert out.changes[0].by == "timer" and out.step is not None
+    after = table.state
+    assert after is not None
+    if after.to_play != seat:  # the next person's turn has a fresh timer
+        assert table.turn_deadline == pytest.approx(20.0)
+
+
+def test_a_dropped_player_keeps_the_seat_for_the_grace_period() -> None:
+    table, who, _ = make_table(["human", "human"])
+    state = table.state
+    assert state is not None and state.to_play is not None
+    seat = state.to_play
+    out = table.disconnect(who[seat], 100.0)
+    assert out.table and not table.seats[seat].to_json()["connected"]
+    assert table.next_deadline() == pytest.approx(130.0)
+    assert table.pending_move(129.0) is None
+    assert not table.expire(129.0).table
+    # Back within the grace period: nothing happened.
+    table.connect(who[seat], 120.0)
+    assert table.next_deadline() is None
+    table.disconnect(who[seat], 200.0)
+    out = table.expire(230.0)
+    assert out.table and table.seats[seat].away and table.table_message(230.0)["turn"]["auto"]
+    move = table.pending_move(231.0)
+    assert move is not None and move.by == "away" and move.seat == seat
+    table.complete(move, move.bot.choose(move.view), 231.0)
+    assert table.by == ["away"]
+    table.connect(who[seat], 240.0)
+    assert not table.seats[seat].away
+
+
+def test_a_bot_draws_in_the_race_before_the_next_card() -> None:
+    table, who, _ = make_table(["human", "greedy"], edition="1980", draw_penalty=True)
+    now = 0.0
+    for _ in range(50):  # the person plays (and draws) until it is the bot's turn
+        state = table.state
+        assert state is not None
+        if state.to_play == 1 and not state.owes_draw:
+            break
+        seat = 0 if legal_actions(state, 0) else None
+        assert seat is not None
+        action = DRAW if DRAW in legal_actions(state, 0) else legal_actions(state, 0)[0]
+        table.act(who[0], str(action), None, now)
+    assert table.next_deadline() == pytest.approx(now + SETTINGS.bot_delay)
+    move = table.pending_move(now + SETTINGS.bot_delay)
+    assert move is not None and move.seat == 1
+    now += SETTINGS.bot_delay
+    table.complete(move, move.bot.choose(move.view), now)
+    state = table.state
+    assert state is not None and 1 in state.owes_draw
+    # Its draw is due after half the delay: it races the person's next card.
+    assert table.next_deadline() == pytest.approx(now + SETTINGS.bot_delay / 2)
+    move = table.pending_move(now + SETTINGS.bot_delay / 2)
+    assert move is not None and move.seat == 1 and move.bot.choose(move.view) is DRAW
+
+
+# ------------------------------------------------------------------ restoring
+
+
+def test_restore_rebuilds_the_same_table_from_its_changes() -> None:
+    table, who, changes = make_table(["human", "greedy", "human"])
+    rng = random.Random(3)
+    now = 0.0
+    for _ in range(25):
+        state = table.state
+        assert state is not None
+        if state.over:
+            break
+        seat = state.to_play
+        assert seat is not None
+        if seat == 1:
+            now += 5
+            move = table.pending_move(now)
+            assert move is not None
+            changes += table.complete(move, move.bot.choose(move.view), now).changes
+        else:
+            action = rng.choice(legal_actions(state))
+            changes += table.act(who[seat], str(action), None, now).changes
+    created = next(c for c in changes if isinstance(c, TableCreated))
+    seats: dict[int, SeatChanged] = {}
+    for c in changes:
+        if isinstance(c, SeatChanged):
+            seats[c.seat] = c
+    started = next(c for c in changes if isinstance(c, GameStarted))
+    actions = [(c.seat, c.action, c.by) for c in changes if isinstance(c, ActionTaken)]
+    restored = Table.restore(
+        created.code,
+        TableConfig.from_json(json.loads(created.config)),
+        created.host_hash,
+        [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in seats.values()],
+        SETTINGS,
+        1000.0,
+        game=started.game,
+        seed=started.seed,
+        dealer=started.dealer,
+        actions=actions,
+    )
+    assert restored.state == table.state
+    assert restored.by == table.by and restored.phase == table.phase
+    for seat in (0, 2, None):
+        assert restored.state_message(seat, 0.0) == {
+            **table.state_message(seat, 0.0),
+            "turn": restored.state_message(seat, 0.0)["turn"],
+        }
+    assert [s.name for s in restored.seats] == [s.name for s in table.seats]
+
+
+def test_play_again_deals_a_new_game_with_a_new_seed() -> None:
+    table, _, changes = make_table(["random", "greedy"])
+    host = Identity(None, True)
+    with pytest.raises(SessionError) as err:
+        table.again(host, 0.0)
+    assert err.value.code == "not_over"
+    drive_bots(table, 0.0, 10_000.0)
+    assert table.phase == OVER and table.turn_info(0.0) is None
+    out = table.again(host, 0.0)
+    assert out.snapshot and table.game == 2 and table.phase == PLAYING
+    seeds = [c.seed for c in changes + out.changes if isinstance(c, GameStarted)]
+    assert len(seeds) == 2 and seeds[0] != seeds[1]
+
+
+# ------------------------------------------------------------------ input checking
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        (b"\xff\xfe", "bad_json"),
+        ('{"type": "fly"}', "bad_request"),
+        ('{"no": "type"}', "bad_request"),
+        ('{"type": "act"}', "bad_request"),
+        ('{"type": "act", "action": 7}', "bad_request"),
+        ('{"type": "act", "action": "play 7", "moves": true}', "bad_request"),
+        ('{"type": "act", "action": "play 7", "moves": -1}', "bad_request"),
+        ('{"type": "act", "action": "play 7", "extra": 1}', "bad_request"),
+        ('{"type": "act", "action": "' + "x" * 100 + '"}', "bad_request"),
+        ('{"type": "ping", "id": [1]}', "bad_request"),
+        ('{"type": "hello", "token": "' + "t" * 100 + '"}', "bad_request"),
+        ('{"type": "seat", "seat": 1}', "bad_request"),
+        ('{"type": "ping", "pad": "' + "x" * 3000 + '"}', "too_big"),
+        ("[" * 100_000, "too_big"),
+        ("[" * 2000 + "]" * 2, "bad_json"),
+    ],
+)
+def test_malformed_messages_are_refused(frame: str | bytes, code: str) -> None:
+    with pytest.raises(SessionError) as err:
+        parse_message(frame)
+    assert err.value.code == code
+
+
+def test_well_formed_messages_parse() -> None:
+    cmd = parse_message('{"type": "act", "action": "play 7", "moves": 3, "id": "a1"}')
+    assert (cmd.type, cmd.action, cmd.moves, cmd.id) == ("act", "play 7", 3, "a1")
+    assert parse_message(b'{"type": "hello"}').token is None
+    assert parse_message('{"type": "seat", "seat": 2, "kind": "bot", "bot": "greedy"}').seat == 2
+
+
+@pytest.mark.parametrize(
+    ("request_", "code", "field"),
+    [
+        ([], "bad_request", None),
+        ({"seats": [{"kind": "human"}]}, "bad_request", "seats"),
+        ({"seats": [{"kind": "human"}] * 7}, "bad_request", "seats"),
+        ({"seats": [{"kind": "alien"}] * 2, "name": "A"}, "bad_request", "seats"),
+        ({"seats": [{"kind": "bot", "bot": "oracle9"}] * 2}, "bad_request", "seats"),
+        ({"seats": [{"kind": "human"}] * 2}, "bad_name", "name"),
+        ({"seats": [{"kind": "bot"}] * 2, "rules": {"max_total": 5}}, "bad_rules", "rules"),
+        ({"seats": [{"kind": "bot"}] * 2, "rules": {"edition": "1999"}}, "bad_rules", "rules"),
+        ({"seats": [{"kind": "bot"}] * 2, "rules": {"players": 3}}, "bad_request", "seats"),
+        ({"seats": [{"kind": "bot"}] * 2, "turn_seconds": 2}, "bad_request", "turn_seconds"),
+        ({"seats": [{"kind": "bot"}] * 2, "turn_seconds": "30"}, "bad_request", "turn_seconds"),
+        ({"seats": [{"kind": "bot"}] * 2, "colour": "red"}, "bad_request", "colour"),
+    ],
+)
+def test_bad_table_requests_name_the_field(request_: Any, code: str, field: str | None) -> None:
+    with pytest.raises(SessionError) as err:
+        parse_table_request(request_, bots=SETTINGS.bots)
+    assert err.value.code == code
+    assert err.value.params.get("field") == field
+
+
+def test_a_bad_rule_option_keeps_the_engines_message() -> None:
+    with pytest.raises(SessionError) as err:
+        parse_table_request(
+            {"seats": [{"kind": "bot"}] * 2, "rules": {"max_total": 5}}, bots=SETTINGS.bots
+        )
+    assert err.value.params["option"] == "max_total" and "at least 10" in err.value.message
+
+
+def test_rate_limiter_allows_a_burst_then_the_rate() -> None:
+    limiter = RateLimiter(rate=2, burst=3, now=0.0)
+    assert [limiter.allow(0.0) for _ in range(4)] == [True, True, True, False]
+    assert limiter.allow(0.5) and not limiter.allow(0.5)
+    assert limiter.refused == 2
+    assert RateLimiter(rate=0, burst=0, now=0.0).allow(0.0)
+
+
+def test_stored_state_replays_to_the_live_one() -> None:
+    """The engine guarantee the restart relies on: seed + actions give the same state."""
+    rules_table, _, changes = make_table(["greedy", "random", "greedy"])
+    drive_bots(rules_table, 0.0, 10_000.0)
+    started = next(c for c in changes if isinstance(c, GameStarted))
+    state = new_game(rules_table.rules, started.seed, dealer=started.dealer)
+    live = rules_table.state
+    assert live is not None
+    for seat, action in live.actions():
+        state = apply(state, seat, action)
+    assert state == live
