@@ -1,0 +1,349 @@
+"""The observation encoder: one seat's ``View`` as a flat float32 vector (RULES.md V1).
+
+The layout is defined once, as data: ``FEATURES`` lists every block of the vector — its name,
+size, meaning, scaling and bounds — with the function that computes it. The same table builds
+the vector (``encode``), the observation space's bounds (``observation_bounds``) and the table
+in ``docs/rl.md`` (``feature_table_markdown``), so the three cannot drift apart.
+
+Seats are relative to the observer: index 0 is the observer, 1 the next seat clockwise, and so
+on, padded to six seats (absent seats read as zeros), so one policy network serves every seat and
+every table size from two to six players.
+
+The features are computed from ``Public``: a *batch* of observers' public facts as NumPy arrays,
+seats already relative. ``public_of`` fills it from views; a vectorized environment over the batch
+simulator (``ono99.sim.fast``) only has to fill the same arrays from its game records (a gather of
+its per-seat arrays by ``(observer + k) % players``) to get identical observations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from ..engine import ALL_ACTIONS, Rules, View
+from ..engine.cards import CARD_NAMES, DECK_COUNTS, NUM_CARD_KINDS
+from ..engine.state import IN, OUT, OUT_OF_ROUND, STATUS_NAMES
+
+SEATS = 6  # the most players (C3): every per-seat block is padded to this
+HAND_SIZE = 4  # T2
+NUM_ACTIONS = len(ALL_ACTIONS)  # 18: plays by card id, discard ono99, draw
+HEADROOM = 11  # one-hot size: 0…9 points left, or 10 and more
+ABSENT = -1  # status of a padding seat
+
+_STATUS_CODES = {name: code for code, name in enumerate(STATUS_NAMES)}
+_MATCHES = ("single", "tokens", "points")
+_BUST_TOTALS = ("unchanged", "keep", "reset")
+
+
+class Public(NamedTuple):
+    """What B observers may see, as arrays; seat axes are relative to each observer (index 0 is
+    the observer, then the next seats clockwise; padding seats have status ``ABSENT``)."""
+
+    hand: np.ndarray  # (B, 16) the observer's hand: count per card kind
+    legal: np.ndarray  # (B, 18) the observer's legal actions (0/1)
+    total: np.ndarray  # (B,) the running total
+    direction: np.ndarray  # (B,) +1 clockwise, -1 counter-clockwise
+    owed: np.ndarray  # (B,) cards the seat to play still owes (1 or 2; 0 once over)
+    ono99_played: np.ndarray  # (B,) an ONO 99 was played this turn (X3)
+    to_play: np.ndarray  # (B,) relative seat to play, -1 once over
+    dealer: np.ndarray  # (B,) relative seat of the current round's dealer
+    status: np.ndarray  # (B, 6) IN, OUT, OUT_OF_ROUND, or ABSENT for padding
+    hand_sizes: np.ndarray  # (B, 6)
+    owes_draw: np.ndarray  # (B, 6) 0/1 (X2)
+    tokens: np.ndarray  # (B, 6) tokens left (0 unless a tokens match)
+    scores: np.ndarray  # (B, 6) scores (0 unless a points match)
+    discard: np.ndarray  # (B, 16) the face-up discard pile: count per card kind
+    laid_down: np.ndarray  # (B, 16) hands laid down by other eliminated players, per kind
+    draw_pile: np.ndarray  # (B,) cards in the draw pile
+
+    @property
+    def batch(self) -> int:
+        return int(self.total.shape[0])
+
+
+Compute = Callable[[Public, Rules], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One block of the observation vector."""
+
+    name: str
+    size: int
+    meaning: str
+    scaling: str
+    low: float
+    high: float
+    compute: Compute  # (Public, Rules) -> array of shape (B, size)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _col(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)[:, None]
+
+
+def _const(p: Public, values: Sequence[float]) -> np.ndarray:
+    return np.broadcast_to(np.asarray(values, dtype=np.float64), (p.batch, len(values)))
+
+
+def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
+    """Rows of ``np.eye(size)``; a negative index gives a row of zeros."""
+    index = np.asarray(index)
+    out = np.zeros((index.shape[0], size))
+    rows = np.nonzero(index >= 0)[0]
+    out[rows, index[rows]] = 1.0
+    return out
+
+
+def _deck(rules: Rules) -> np.ndarray:
+    return np.asarray(DECK_COUNTS[rules.edition], dtype=np.float64)
+
+
+def _per_kind(counts: np.ndarray, rules: Rules) -> np.ndarray:
+    """Counts per card kind as a fraction of how many the edition's deck holds."""
+    deck = _deck(rules)
+    return np.asarray(counts, dtype=np.float64) / np.maximum(deck, 1.0)
+
+
+def _unseen(p: Public, rules: Rules) -> np.ndarray:
+    return _per_kind(_deck(rules) - p.hand - p.discard - p.laid_down, rules)
+
+
+def _headroom(p: Public, rules: Rules) -> np.ndarray:
+    left = np.clip(rules.max_total - p.total, 0, HEADROOM - 1)
+    return _one_hot(left.astype(np.int64), HEADROOM)
+
+
+def _status_is(code: int) -> Compute:
+    return lambda p, r: (p.status == code).astype(np.float64)
+
+
+def _flag(name: str) -> Compute:
+    return lambda p, r: _const(p, [float(getattr(r, name))])
+
+
+def _choice(name: str, choices: tuple[str, ...]) -> Compute:
+    return lambda p, r: _const(p, [float(getattr(r, name) == c) for c in choices])
+
+
+_KINDS = ", ".join(CARD_NAMES)
+_SEAT_ORDER = "6 seats, relative"
+
+# --------------------------------------------------------------------------- the table
+
+FEATURES: tuple[Feature, ...] = (
+    Feature("hand", NUM_CARD_KINDS, f"own hand: how many of each card kind ({_KINDS})",
+            "count / 4", 0, 1, lambda p, r: p.hand / HAND_SIZE),
+    Feature("legal", NUM_ACTIONS,
+            "own legal actions (the engine's legal_actions for this seat), by action index",
+            "1 legal, 0 not", 0, 1, lambda p, r: p.legal.astype(np.float64)),
+    Feature("total", 1, "the running total",
+            "total / max_total, clipped to [-1, 2]", -1, 2,
+            lambda p, r: _col(np.clip(p.total / r.max_total, -1.0, 2.0))),
+    Feature("headroom", HEADROOM,
+            "points left below max_total: 0, 1, …, 9, or 10 and more (every number fits); "
+            "a total above max_total (a kept bust, M3) counts as 0",
+            "one-hot", 0, 1, _headroom),
+    Feature("total_ends_in_zero", 1, "the total is a multiple of 10 (ONO 99 on tens, X3)",
+            "1 yes, 0 no", 0, 1, lambda p, r: _col(p.total % 10 == 0)),
+    Feature("clockwise", 1, "direction of play", "1 clockwise, 0 counter-clockwise", 0, 1,
+            lambda p, r: _col(p.direction > 0)),
+    Feature("owed_two", 1, "the seat to play owes two cards (Play 2 / Double Play, P1)",
+            "1 yes, 0 no", 0, 1, lambda p, r: _col(p.owed == 2)),
+    Feature("ono99_played", 1, "an ONO 99 was already played this turn (X3)",
+            "1 yes, 0 no", 0, 1, lambda p, r: _col(p.ono99_played)),
+    Feature("to_play", SEATS, f"the seat to play ({_SEAT_ORDER}); all 0 once over",
+            "one-hot", 0, 1, lambda p, r: _one_hot(p.to_play, SEATS)),
+    Feature("dealer", SEATS, f"the current round's dealer ({_SEAT_ORDER})",
+            "one-hot", 0, 1, lambda p, r: _one_hot(p.dealer, SEATS)),
+    Feature("seat_present", SEATS, f"the seat exists at this table ({_SEAT_ORDER})",
+            "1 yes, 0 no", 0, 1, lambda p, r: (p.status != ABSENT).astype(np.float64)),
+    Feature("seat_in", SEATS, f"the seat is in the game and the round ({_SEAT_ORDER})",
+            "1 yes, 0 no", 0, 1, _status_is(IN)),
+    Feature("seat_out", SEATS, f"the seat is out of the game (E1, M2, M3) ({_SEAT_ORDER})",
+            "1 yes, 0 no", 0, 1, _status_is(OUT)),
+    Feature("seat_out_of_round", SEATS,
+            f"the seat is out of the current round only (points, M3) ({_SEAT_ORDER})",
+            "1 yes, 0 no", 0, 1, _status_is(OUT_OF_ROUND)),
+    Feature("seat_hand_size", SEATS, f"cards in hand ({_SEAT_ORDER})",
+            "count / 4", 0, 1, lambda p, r: p.hand_sizes / HAND_SIZE),
+    Feature("seat_owes_draw", SEATS, f"the seat still owes a draw (X2) ({_SEAT_ORDER})",
+            "1 yes, 0 no", 0, 1, lambda p, r: p.owes_draw.astype(np.float64)),
+    Feature("seat_tokens", SEATS, f"tokens left, tokens match (M2) ({_SEAT_ORDER})",
+            "tokens / starting tokens (0 when the match has no tokens)", 0, 1,
+            lambda p, r: p.tokens / max(r.tokens, 1)),
+    Feature("seat_score", SEATS, f"score, points match (M3) ({_SEAT_ORDER})",
+            "score / target, clipped to [0, 2]", 0, 2,
+            lambda p, r: np.clip(p.scores / r.target, 0.0, 2.0)),
+    Feature("discard_pile", NUM_CARD_KINDS,
+            "the face-up discard pile since the last reshuffle or deal, per card kind",
+            "count / copies in the deck (0 for kinds the edition lacks)", 0, 1,
+            lambda p, r: _per_kind(p.discard, r)),
+    Feature("laid_down", NUM_CARD_KINDS,
+            "hands laid face up by the other eliminated players (single game, E1), per card kind",
+            "count / copies in the deck", 0, 1, lambda p, r: _per_kind(p.laid_down, r)),
+    Feature("unseen", NUM_CARD_KINDS,
+            "cards this seat cannot see (other hands and the draw pile): the deck minus own "
+            "hand, discard pile and laid-down hands, per card kind",
+            "count / copies in the deck", 0, 1, _unseen),
+    Feature("draw_pile", 1, "cards in the draw pile", "count / deck size", 0, 1,
+            lambda p, r: _col(p.draw_pile / len(r.deck))),
+    Feature("match", 3, "match format: single, tokens, points (M1–M3)", "one-hot", 0, 1,
+            _choice("match", _MATCHES)),
+    Feature("variant_lowest_score", 1, "points variant is lowest_score (else last_standing)",
+            "1 yes, 0 no", 0, 1, _choice("variant", ("lowest_score",))),
+    Feature("bust_total", 3, "what a bust does to the total: unchanged, keep, reset (M3)",
+            "one-hot", 0, 1, _choice("bust_total", _BUST_TOTALS)),
+    Feature("edition_1980", 1, "the 1980 edition's deck and cards (else 2022)", "1 yes, 0 no",
+            0, 1, _choice("edition", ("1980",))),
+    Feature("negative_totals", 1, "rule option negative_totals (K2)", "1 on, 0 off", 0, 1,
+            _flag("negative_totals")),
+    Feature("four_ono99_discard", 1, "rule option four_ono99_discard (K7)", "1 on, 0 off", 0, 1,
+            _flag("four_ono99_discard")),
+    Feature("play2_deflects_play2", 1, "rule option play2_deflects_play2 (P2, P4)",
+            "1 on, 0 off", 0, 1, _flag("play2_deflects_play2")),
+    Feature("ono99_on_tens", 1, "rule option ono99_on_tens (X3)", "1 on, 0 off", 0, 1,
+            _flag("ono99_on_tens")),
+    Feature("draw_penalty", 1, "rule option draw_penalty (X2)", "1 on, 0 off", 0, 1,
+            _flag("draw_penalty")),
+    Feature("max_total", 1, "rule option max_total (T1)", "max_total / 100, clipped to [0, 2]",
+            0, 2, lambda p, r: _const(p, [min(r.max_total / 100, 2.0)])),
+)  # fmt: skip
+
+
+def _slices() -> dict[str, slice]:
+    out = {}
+    start = 0
+    for f in FEATURES:
+        out[f.name] = slice(start, start + f.size)
+        start += f.size
+    return out
+
+
+SLICES: dict[str, slice] = _slices()
+OBS_SIZE: int = sum(f.size for f in FEATURES)
+
+
+def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest value of every entry of the vector (for a ``Box`` space)."""
+    low = np.concatenate([np.full(f.size, f.low, dtype=np.float32) for f in FEATURES])
+    high = np.concatenate([np.full(f.size, f.high, dtype=np.float32) for f in FEATURES])
+    return low, high
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def public_of(views: Sequence[View]) -> Public:
+    """The public arrays of a batch of seat views (all under the same rules)."""
+    b = len(views)
+    hand = np.zeros((b, NUM_CARD_KINDS), dtype=np.int64)
+    legal = np.zeros((b, NUM_ACTIONS), dtype=np.int64)
+    discard = np.zeros((b, NUM_CARD_KINDS), dtype=np.int64)
+    laid = np.zeros((b, NUM_CARD_KINDS), dtype=np.int64)
+    status = np.full((b, SEATS), ABSENT, dtype=np.int64)
+    sizes = np.zeros((b, SEATS), dtype=np.int64)
+    owes = np.zeros((b, SEATS), dtype=np.int64)
+    tokens = np.zeros((b, SEATS), dtype=np.int64)
+    scores = np.zeros((b, SEATS), dtype=np.int64)
+    scalars = np.zeros((6, b), dtype=np.int64)
+    for i, v in enumerate(views):
+        seat = v.seat
+        if seat is None:
+            raise ValueError("an observation is one seat's: a spectator view has no hand")
+        n = v.rules.players
+        for card in v.hand or ():
+            hand[i, card] += 1
+        for action in v.legal:
+            legal[i, action.index] = 1
+        for card in v.discard_pile:
+            discard[i, card] += 1
+        for t, cards in enumerate(v.laid_down):
+            if t != seat:  # an eliminated observer's own hand is already in ``hand``
+                for card in cards:
+                    laid[i, card] += 1
+        for k in range(n):
+            t = (seat + k) % n
+            status[i, k] = _STATUS_CODES[v.status[t]]
+            sizes[i, k] = v.hand_sizes[t]
+            owes[i, k] = t in v.owes_draw
+            if v.tokens is not None:
+                tokens[i, k] = v.tokens[t]
+            if v.scores is not None:
+                scores[i, k] = v.scores[t]
+        scalars[:, i] = (
+            v.total,
+            v.direction,
+            v.owed,
+            v.ono99_played,
+            -1 if v.to_play is None else (v.to_play - seat) % n,
+            (v.dealer - seat) % n,
+        )
+    total, direction, owed, ono99_played, to_play, dealer = scalars
+    draw_pile = np.array([v.draw_pile for v in views], dtype=np.int64)
+    return Public(hand, legal, total, direction, owed, ono99_played, to_play, dealer, status,
+                  sizes, owes, tokens, scores, discard, laid, draw_pile)  # fmt: skip
+
+
+def encode_public(public: Public, rules: Rules) -> np.ndarray:
+    """The observation vectors of a batch, shape (B, OBS_SIZE), float32."""
+    out = np.empty((public.batch, OBS_SIZE), dtype=np.float32)
+    for f in FEATURES:
+        block = f.compute(public, rules)
+        if block.shape != (public.batch, f.size):
+            raise AssertionError(f"feature {f.name}: shape {block.shape}, not {f.size} wide")
+        out[:, SLICES[f.name]] = block
+    return out
+
+
+def encode(v: View) -> np.ndarray:
+    """The observation vector of one seat's view, shape (OBS_SIZE,), float32."""
+    return encode_public(public_of([v]), v.rules)[0]
+
+
+def decode(vector: np.ndarray) -> dict[str, np.ndarray]:
+    """The vector cut into its named blocks (for debugging and tests)."""
+    return {f.name: np.asarray(vector)[..., SLICES[f.name]] for f in FEATURES}
+
+
+# --------------------------------------------------------------------------- documentation
+
+
+def feature_table_markdown() -> str:
+    """The observation layout as a Markdown table (it is pasted into ``docs/rl.md``)."""
+    lines = [
+        f"Observation vector: {OBS_SIZE} float32 entries. Blocks marked *6 seats, relative* hold "
+        "one entry per seat: the observer first, then the next seats clockwise; entries beyond "
+        "the table's player count are 0.",
+        "",
+        "| feature | slice | size | meaning | scaling | bounds |",
+        "|---|---|---|---|---|---|",
+    ]
+    for f in FEATURES:
+        s = SLICES[f.name]
+        lines.append(
+            f"| `{f.name}` | {s.start}:{s.stop} | {f.size} | {f.meaning} | {f.scaling} "
+            f"| [{f.low:g}, {f.high:g}] |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "FEATURES",
+    "OBS_SIZE",
+    "SEATS",
+    "SLICES",
+    "Feature",
+    "Public",
+    "decode",
+    "encode",
+    "encode_public",
+    "feature_table_markdown",
+    "observation_bounds",
+    "public_of",
+]
