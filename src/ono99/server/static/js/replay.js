@@ -65,7 +65,7 @@ export async function showReplay(root, rawCode, game) {
     const s = step.state;
     position.textContent = t("replay.position", { step: formatNumber(at), last: formatNumber(last) });
     board.replaceChildren(
-      h("p", { class: "replay-now" }, lines[at].map((l) => l.text).join(" · ")),
+      h("div", { class: "replay-now" }, lines[at].map((l) => h("p", { class: `tone-${l.tone}` }, l.text))),
       h("div", { class: "total-box" }, h("span", { class: "total-label" }, t("game.total")), h("span", { class: "total" }, formatNumber(s.total))),
       h("p", {}, s.direction === "cw" ? t("direction.cw") : t("direction.ccw"),
         " · ", s.over ? t("turn.over") : (s.owed === 2 ? t("turn.other.two", { name: names[s.to_play] }) : t("turn.other", { name: names[s.to_play] })),

@@ -3,7 +3,7 @@ import { api, savedToken, saveToken } from "./api.js";
 import { botLabel, cardFace, cardLabel, cardsText } from "./cards.js";
 import { copyText, h, say, toast } from "./dom.js";
 import { errorText } from "./errors.js";
-import { formatNumber, t, tn } from "./i18n.js";
+import { formatNumber, listOf, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
 import { optionApplies } from "./rules.js";
 
@@ -41,10 +41,10 @@ export async function showTable(root, rawCode) {
 function showJoin(root, code, info) {
   const name = h("input", { id: "join-name", autocomplete: "nickname", maxlength: 24, required: true });
   const status = h("p", { class: "form-error", role: "alert" });
-  const taken = info.seats.filter((s) => !s.open).map((s) => s.name);
+  const taken = info.seats.filter((s) => !s.open).map((s) => (s.kind === "bot" ? t("lobby.join.bot", { name: s.name }) : s.name));
   root.replaceChildren(
     h("h1", { class: "page-title" }, t("lobby.join.title")),
-    h("p", {}, t("lobby.join.lead", { players: taken.join(", ") || t("nobody") })),
+    h("p", {}, t("lobby.join.lead", { players: taken.length ? listOf(taken) : t("nobody") })),
     h(
       "form",
       {
@@ -271,6 +271,7 @@ class TableView {
     }
     if (screen === "lobby") this.fillLobby();
     else this.fillGame();
+    this.tick(); // the timer shows at once, not at its next beat
     this.announce();
   }
 
@@ -434,6 +435,8 @@ class TableView {
     else if (v.to_play === this.me.seat) turnEl.textContent = v.owed === 2 ? t("turn.you.two") : t("turn.you");
     else turnEl.textContent = v.owed === 2 ? t("turn.other.two", { name: this.nameOf(v.to_play) }) : t("turn.other", { name: this.nameOf(v.to_play) });
     turnEl.classList.toggle("turn-mine", v.to_play === this.me.seat && !v.over);
+    // A tab in the background still says when it is your turn.
+    document.title = v.to_play === this.me.seat && !v.over ? t("app.title.your_turn") : t("app.title");
     const away = !v.over && v.to_play !== null && seats[v.to_play]?.kind === "human" && this.game.turn?.auto;
     if (away) turnEl.textContent += t("turn.auto");
     document.getElementById("direction").textContent = v.direction === "cw" ? t("direction.cw") : t("direction.ccw");
@@ -492,7 +495,8 @@ class TableView {
     if (!v.hand.length) box.replaceChildren(h("p", { class: "hint" }, t("hand.empty")));
     const hint = document.getElementById("hand-hint");
     const canPlay = v.hand.some((name) => legal.has(`play ${name}`));
-    hint.textContent = this.pending ? t("hand.sent") : canPlay ? t("hand.pick") : "";
+    const out = !v.over && v.status[this.me.seat] !== "in";
+    hint.textContent = this.pending ? t("hand.sent") : canPlay ? t("hand.pick") : out ? t(`hand.${v.status[this.me.seat]}`) : "";
     const buttons = [];
     if (legal.has("draw")) {
       buttons.push(h("button", { type: "button", class: "primary draw", onclick: () => this.act("draw") }, t("hand.draw")));
@@ -561,7 +565,7 @@ class TableView {
       ? t("end.you_win")
       : winners.length === 1
         ? t("end.wins", { name: this.nameOf(winners[0]) })
-        : t("end.share", { names: winners.map((w) => this.nameOf(w)).join(", ") });
+        : t("end.share", { names: listOf(winners.map((w) => this.nameOf(w))) });
     const game = this.game.game;
     const standings = this.table.seats.map((s) => {
       const facts = [];

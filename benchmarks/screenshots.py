@@ -1,0 +1,177 @@
+"""The documentation's screenshots of the browser game: a table in the middle of a game, on a
+laptop-sized window (1280×800) and on a phone (390×844), both from the seat of the person
+whose turn it is, with the turn timer running.
+
+A server runs on a loopback port of this process with a temporary database; Ana and Ben sit at
+a table with two greedy bots and play by clicking (Playwright driving Debian's chromium, as
+``tests/test_browser_e2e.py`` does) until the game is well under way; then the pictures are
+taken. The shuffle is secret and fresh, so every run shows another game.
+
+    python benchmarks/screenshots.py                      # writes docs/screenshots/table-*.png
+    python benchmarks/screenshots.py --out /tmp/shots --end   # ... and the end screens too
+
+Needs the ``test`` extra (playwright, httpx) and ``/usr/bin/chromium`` (or ONO99_CHROMIUM).
+The PNGs are reduced to a 256-colour palette when Pillow is there, to keep the repository small.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.async_api import Browser, Page, async_playwright, expect
+from playwright.async_api import Error as PlaywrightError
+
+from ono99.server import BackgroundServer, ServerConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path(os.environ.get("ONO99_CHROMIUM", "/usr/bin/chromium"))
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+PLAYABLE = "#hand .hand-card.playable"
+END = "#end-title"
+
+
+def setup(base: str) -> tuple[str, str, str]:
+    """A table for Ana (host), Ben and two greedy bots: the code and both seat tokens."""
+    body: dict[str, Any] = {
+        "rules": {"edition": "2022"},
+        "seats": [{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 2,
+        "name": "Ana",
+        "turn_seconds": 60,
+    }
+    made = httpx.post(f"{base}/api/tables", json=body, timeout=20).raise_for_status().json()
+    joined = httpx.post(
+        f"{base}/api/tables/{made['code']}/join", json={"name": "Ben"}, timeout=20
+    ).raise_for_status()
+    return made["code"], made["token"], joined.json()["token"]
+
+
+async def seat_page(browser: Browser, base: str, code: str, token: str, phone: bool) -> Page:
+    """A window on the table for the holder of ``token`` (their personal link)."""
+    if phone:
+        context = await browser.new_context(
+            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
+        )
+    else:
+        context = await browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+    page = await context.new_page()
+    page.on("pageerror", lambda exc: print(f"script error: {exc}", file=sys.stderr))
+    await page.goto(f"{base}/t/{code}#seat={token}")
+    return page
+
+
+async def play_out(page: Page, rng: random.Random, until: Any = None) -> bool:
+    """Click a playable card whenever there is one, until the game is over (False) or
+    ``until(page)`` says stop, on this seat's turn (True)."""
+    ready = page.locator(f"{PLAYABLE}, {END}").first
+    while True:
+        await ready.wait_for(timeout=30_000)
+        if await page.locator(END).is_visible():
+            return False
+        if until is not None and await until(page):
+            return True
+        cards = page.locator(PLAYABLE)
+        count = await cards.count()
+        if count:
+            with contextlib.suppress(PlaywrightError):  # the hand changed under the click
+                await cards.nth(rng.randrange(count)).click(timeout=2000)
+
+
+def under_way(lines: int) -> Any:
+    """The moment for the picture: the log holds ``lines`` lines, nobody is out yet, and the
+    hand shows a card that is not a number and one that cannot be played."""
+
+    async def check(page: Page) -> bool:
+        if await page.locator("#log li").count() < lines:
+            return False
+        if await page.locator(".seat-out").count():
+            return False
+        special = page.locator("#hand .card:not(.card-number)")
+        faded = page.locator('#hand .hand-card[aria-disabled="true"]')
+        return bool(await special.count() and await faded.count())
+
+    return check
+
+
+def shrink(path: Path) -> None:
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
+async def take(out: Path, lines: int, end: bool, attempts: int = 10) -> list[Path]:
+    if not CHROMIUM.exists():
+        sys.exit(f"no browser at {CHROMIUM}: apt-get install chromium (or set ONO99_CHROMIUM)")
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random()
+    with tempfile.TemporaryDirectory() as tmp:
+        config = ServerConfig(db=str(Path(tmp) / "shots.db"), bot_delay=0.15, http_rate=0)
+        with BackgroundServer(config) as server:
+            async with async_playwright() as pw:
+                browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+                for _ in range(attempts):
+                    code, host_token, friend_token = setup(server.url)
+                    host = await seat_page(browser, server.url, code, host_token, phone=False)
+                    friend = await seat_page(browser, server.url, code, friend_token, phone=True)
+                    await host.get_by_role("button", name="Start the game").click()
+                    friend_plays = asyncio.ensure_future(play_out(friend, rng))
+                    if not await play_out(host, rng, until=under_way(lines)):
+                        await friend_plays
+                        continue  # the game ended too soon: deal again
+                    # The same seat on a phone, at the same moment.
+                    phone = await seat_page(browser, server.url, code, host_token, phone=True)
+                    await expect(phone.locator(PLAYABLE).first).to_be_visible()
+                    for page in (host, phone):
+                        await expect(page.locator("#timer")).to_be_visible()
+                    await host.mouse.move(0, 0)  # no card raised by the pointer over it
+                    shots = [out / "table-desktop.png", out / "table-phone.png"]
+                    await host.screenshot(path=shots[0])
+                    await phone.screenshot(path=shots[1])
+                    await phone.close()
+                    await asyncio.gather(play_out(host, rng), friend_plays)
+                    if end:
+                        await expect(friend.locator(END)).to_be_visible()
+                        shots += [out / "end-desktop.png", out / "end-phone.png"]
+                        await host.screenshot(path=shots[2])
+                        await friend.screenshot(path=shots[3], full_page=True)
+                    await browser.close()
+                    for path in shots:
+                        shrink(path)
+                    return shots
+    sys.exit(f"no game lasted long enough in {attempts} tries")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--lines", type=int, default=14, help="log lines before the picture")
+    parser.add_argument("--end", action="store_true", help="also the end screens")
+    args = parser.parse_args()
+    for path in asyncio.run(take(args.out, args.lines, args.end)):
+        print(f"{path}  {path.stat().st_size // 1024} KiB")
+
+
+if __name__ == "__main__":
+    main()
