@@ -5,9 +5,12 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .analyze import analyze_command
 from .play import play_command
 from .replay import replay_command
+from .serve import serve_command
 from .simulate import simulate_command
+from .tournament import tournament_command
 
 
 @click.group(
@@ -22,6 +25,9 @@ def main() -> None:
     """ONO 99, the card game: play it against bots, replay records, simulate bots."""
 
 
+main.add_command(analyze_command)
 main.add_command(play_command)
 main.add_command(replay_command)
+main.add_command(serve_command)
 main.add_command(simulate_command)
+main.add_command(tournament_command)
