@@ -66,7 +66,7 @@ def test_shared_wins_count_fractionally() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bots", "greedy,wizard"], "error: unknown bot 'wizard'; the bots are random, greedy\n"),
+        (["--bots", "greedy,wizard"], "error: unknown bot 'wizard'; the bots are random, greedy"),
         (["--bots", "greedy"], "error: --bots: a game needs 2 to 6 players, not 1\n"),
         (["--games", "0"], "error: --games must be at least 1, not 0\n"),
         (["--match", "quick"], "error: option 'match': must be one of single, tokens, points, "),

@@ -1,0 +1,57 @@
+"""``learned``: a small neural policy trained by self-play against ``greedy`` bots.
+
+The network (173 → 128, tanh → 18) was trained with PPO on the vectorized environment over the
+batch simulator (``examples/train_policy.py``, ``docs/rl.md``); its weights ship with the package
+as ``weights/learned-2022.npz``. The bot sees only its seat's ``View``: it encodes it with the
+same encoder the environments use (``ono99.env.encoding.encode``) and plays the legal action
+with the highest score (deterministic). Inference is plain NumPy; it needs the ``rl`` extra.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..engine import DRAW, Action, View
+
+WEIGHTS = "learned-2022.npz"
+
+
+def weights_path() -> Path:
+    """Where the shipped weights are."""
+    return Path(str(resources.files("ono99.bots") / "weights" / WEIGHTS))
+
+
+class LearnedBot:
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, weights: str | Path | None = None) -> None:
+        del seed  # deterministic
+        try:
+            import numpy as np
+
+            from ..env.encoding import encode
+        except ImportError as error:  # pragma: no cover - depends on the installation
+            raise ImportError(
+                "the learned bot needs the rl extra: pip install 'ono99[rl]'"
+            ) from error
+        self._np = np
+        self._encode = encode
+        with np.load(weights or weights_path()) as data:
+            self._params: dict[str, Any] = {k: data[k] for k in ("w1", "b1", "w2", "b2")}
+
+    def scores(self, view: View) -> Any:
+        """The network's score of each of the 18 actions for this view (before masking)."""
+        p = self._params
+        hidden = self._np.tanh(self._encode(view) @ p["w1"] + p["b1"])
+        return hidden @ p["w2"] + p["b2"]
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if DRAW in legal:
+            return DRAW  # never let an owed draw be lost (X2; the network never met one)
+        scores = self.scores(view)
+        return max(legal, key=lambda a: float(scores[a.index]))
