@@ -30,6 +30,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots import Bot, make_bot
+from ..bots.expert import ExpertBot
 from ..engine import (
     CW,
     DISCARD,
@@ -66,6 +67,7 @@ from .render import YOU, Line, Narrator, cards_text, print_block
 
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 DEFAULT_DELAY = 0.8
+HINT_WORLDS, HINT_ROLLOUTS = 200, 1200  # the hint's search budget: a fraction of a second
 EXIT_INTERRUPTED = 130
 
 HOW_TO = """\
@@ -77,6 +79,7 @@ How to play: on your turn play one card; the total must stay at or below {max_to
   draw, d      take the card you owe (draw penalty)
   discard      lay down four ONO 99s and draw four new cards
   ?            list your legal moves        status, s   show the table again
+  hint         the expert's suggestion, with its estimated win chance for each move
   help         this text                    quit, q     save the game so far and leave
 Draw penalty (--draw-penalty): after each card you play you are asked to draw; type d.
   Anything else (even just Enter) and you did not draw in time: the next card played
@@ -231,6 +234,7 @@ class TerminalGame:
         *,
         delay: float = 0.0,
         echo_input: bool = False,
+        hints: bool = False,
     ) -> None:
         self.rules = rules
         self.human = human
@@ -245,6 +249,9 @@ class TerminalGame:
         self.state: State = new_game(rules, seed)
         self.seen = 0  # public events already shown
         self.second_card = False  # the person's next card is the second of two owed
+        self.hints = hints  # show the expert's hint at every turn
+        # The advisor searches from the person's view only, like any bot.
+        self.advisor = ExpertBot(seed, worlds=HINT_WORLDS, max_rollouts=HINT_ROLLOUTS)
 
     # ------------------------------------------------------------ running
 
@@ -290,6 +297,8 @@ class TerminalGame:
     def human_turn(self) -> None:
         before = self.state
         self.show_table()
+        if self.hints:
+            self.show_hint()
         action = self.ask_move()
         after = self.state
         if action is DRAW:
@@ -323,6 +332,9 @@ class TerminalGame:
             hand, legal = v.hand or (), v.legal
             if words in ("?", "moves", "legal"):
                 self.console.print(self.legal_text(hand, legal))
+                continue
+            if words in ("hint", "hints"):
+                self.show_hint()
                 continue
             try:
                 action = parse_move(words, hand, legal, self.rules.edition)
@@ -423,6 +435,38 @@ class TerminalGame:
             else:
                 parts.append("draw (d)")
         return Text.assemble("  Legal moves: ", *parts)
+
+    def show_hint(self) -> None:
+        """The expert's suggestion, and its estimated chance of winning (the match, under
+        tokens or points) after each legal move, computed from the person's view alone. The
+        suggestion is the move the expert would make: the heuristic's choice unless the search
+        finds a clearly better one, so a move within the noise may show a point or two more."""
+        v = view(self.state, self.human)
+        choice, scored = self.advisor.advise(v)
+        if choice is None:
+            return
+        # The suggestion first, then the other moves from the likeliest win down.
+        scored.sort(key=lambda pair: (pair[0] is not choice, -pair[1]))
+        hand = v.hand or ()
+        match = "" if self.rules.match == "single" else " the match"
+        lines: list[Text | str] = [
+            Text.assemble(("  Hint", "bold cyan"), f" (expert): estimated chance to win{match}")
+        ]
+        names = []
+        for action, _ in scored:
+            if action.kind == "play":
+                assert action.card is not None
+                card = self.card_text(action.card)
+                names.append(Text.assemble(card, f" (#{hand.index(action.card) + 1})"))
+            else:
+                names.append(Text("discard (four ONO 99s)" if action is DISCARD else "draw (d)"))
+        width = max(len(name.plain) for name in names)
+        for i, (name, (_, chance)) in enumerate(zip(names, scored, strict=True)):
+            mark = ("  ◀ suggested", "bold cyan") if i == 0 else ""
+            pad = " " * (width - len(name.plain))
+            lines.append(Text.assemble("    ", name, pad, f"  {chance:4.0%}", mark))
+        for line in lines:
+            self.console.print(line)
 
     def show_table(self) -> None:
         v = view(self.state, self.human)
@@ -657,7 +701,8 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     "play",
     epilog="\b\nExamples:\n  ono99 play\n"
     "  ono99 play --edition 1980 --players 3 --bots greedy,random\n"
-    "  ono99 play --match points --target 150 --draw-penalty --seed 7",
+    "  ono99 play --match points --target 150 --draw-penalty --seed 7\n"
+    "  ono99 play --hints --bots expert",
 )
 @edition_option
 @click.option(
@@ -693,6 +738,12 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     help="Where to save the game record. "
     "[default: a new file in $ONO99_HOME/records, ONO99_HOME=~/.local/share/ono99]",
 )
+@click.option(
+    "--hints/--no-hints",
+    default=False,
+    show_default=True,
+    help="Show the expert's suggestion and win chances at every turn (type hint for one).",
+)
 @rule_options(exclude=("players",))
 def play_command(
     edition: str,
@@ -703,6 +754,7 @@ def play_command(
     seed: int | None,
     delay: float | None,
     save_path: Path | None,
+    hints: bool,
     **options: Any,
 ) -> None:
     """Play ONO 99 in the terminal against bots.
@@ -742,6 +794,7 @@ def play_command(
         _line_reader(interactive),
         delay=wait,
         echo_input=not sys.stdin.isatty(),
+        hints=hints,
     )
     code = EXIT_OK
     try:

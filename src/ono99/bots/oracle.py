@@ -1,0 +1,68 @@
+"""``oracle``: the expert's search on the *true* state — it sees every hand and the draw pile.
+
+It exists only to measure how much skill matters: the gap between the expert and the oracle
+is the value of the hidden information, the gap between greedy and the oracle the room for
+skill. It is never offered as an opponent (``ono99.bots.ORACLES``, not ``BOTS``), and it takes
+the full state through ``choose_state(state, seat)``, which the driver calls for bots marked
+``omniscient``.
+
+What it does not know is the future: every world it searches is the true state with a fresh
+seed for the reshuffles still to come (no card anyone holds or could see decides those).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Action, Setup, State, View, legal_actions, view
+from .determinize import unseen_counts
+from .expert import DEFAULT_MAX_ROLLOUTS, Playout, candidates, search
+from .heuristic import HeuristicBot, Planner
+
+_HEURISTIC = HeuristicBot()
+
+DEFAULT_WORLDS = 16  # the cards are known, only future reshuffles vary between worlds
+
+
+class OracleBot:
+    """The omniscient ceiling (see the module doc)."""
+
+    name = "oracle"
+    omniscient = True
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        worlds: int = DEFAULT_WORLDS,
+        max_rollouts: int = DEFAULT_MAX_ROLLOUTS,
+    ) -> None:
+        self._rng = random.Random(seed)
+        self.worlds = worlds
+        self.max_rollouts = max_rollouts
+
+    def choose(self, view: View) -> Action:
+        raise TypeError("the oracle needs the whole state: call choose_state(state, seat)")
+
+    def choose_state(self, state: State, seat: int) -> Action:
+        legal = legal_actions(state, seat)
+        actions = candidates(legal)
+        if len(actions) == 1:
+            return actions[0]
+        own = view(state, seat)
+        prior = _HEURISTIC.choose(own)
+        actions.sort(key=lambda a: a is not prior)
+
+        def world(rng: random.Random) -> State:
+            return state._replace(setup=Setup(rng.getrandbits(62), state.setup.dealer))
+
+        result = search(
+            world,
+            seat,
+            actions,
+            self._rng,
+            Playout(state.rules, Planner(state.rules, unseen_counts(own)), seat),
+            worlds=self.worlds,
+            max_rollouts=self.max_rollouts,
+        )
+        return result.best()
