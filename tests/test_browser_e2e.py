@@ -44,11 +44,12 @@ CHROMIUM_ARGS = [
 STATIC = Path(__file__).resolve().parent.parent / "src" / "ono99" / "server" / "static"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-WAIT_MS = 20_000  # generous: a loaded CI machine must not make this flaky
-GAME_SECONDS = 90  # a whole game, bots and clicks; it takes a few seconds
+WAIT_MS = 45_000  # generous: a loaded CI machine must not make this flaky
+GAME_SECONDS = 180  # a whole game, bots and clicks; it takes a few seconds
 
 PLAYABLE = "#hand .hand-card.playable"
 DRAW_BUTTON = "#hand-actions button.draw"
+DISCARD_BUTTON = "#hand-actions button.discard"  # four ONO 99s in a 2022 hand (K7)
 END = "#end-title"
 
 
@@ -195,7 +196,7 @@ class Player:
 
     async def play_until_over(self) -> None:
         page = self.page
-        anything = page.locator(f"{PLAYABLE}, {DRAW_BUTTON}, {END}").first
+        anything = page.locator(f"{PLAYABLE}, {DRAW_BUTTON}, {DISCARD_BUTTON}, {END}").first
         while True:
             await anything.wait_for(timeout=WAIT_MS)
             if await page.locator(END).is_visible():
@@ -204,6 +205,9 @@ class Player:
                 await self.on_turn(self)
             if await self.click_first(page.locator(DRAW_BUTTON)):
                 self.draws += 1
+                continue
+            if await self.click_first(page.locator(DISCARD_BUTTON)):
+                self.cards += 1
                 continue
             cards = page.locator(PLAYABLE)
             count = await cards.count()

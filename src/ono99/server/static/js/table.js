@@ -502,7 +502,7 @@ class TableView {
       buttons.push(h("button", { type: "button", class: "primary draw", onclick: () => this.act("draw") }, t("hand.draw")));
     }
     if (legal.has("discard ono99")) {
-      buttons.push(h("button", { type: "button", class: "primary", onclick: () => this.act("discard ono99") }, t("hand.discard")));
+      buttons.push(h("button", { type: "button", class: "primary discard", onclick: () => this.act("discard ono99") }, t("hand.discard")));
     }
     actions.replaceChildren(...buttons);
     if (focused !== null && focused !== undefined) {
