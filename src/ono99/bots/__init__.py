@@ -91,7 +91,10 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if factory is None:
         known = ", ".join([*BOTS, *ORACLES])
         raise UnknownBotError(f"unknown bot {name!r}; the bots are {known}")
-    return factory(seed)
+    try:
+        return factory(seed)
+    except ImportError as exc:  # e.g. ``learned`` without the rl extra
+        raise UnknownBotError(f"bot {name!r} is not available here: {exc}") from None
 
 
 __all__ = [

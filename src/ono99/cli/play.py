@@ -29,7 +29,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, UnknownBotError, make_bot
 from ..bots.expert import ExpertBot
 from ..engine import (
     CW,
@@ -67,7 +67,6 @@ from .render import YOU, Line, Narrator, cards_text, print_block
 
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 DEFAULT_DELAY = 0.8
-HINT_WORLDS, HINT_ROLLOUTS = 200, 1200  # the hint's search budget: a fraction of a second
 EXIT_INTERRUPTED = 130
 
 HOW_TO = """\
@@ -251,7 +250,7 @@ class TerminalGame:
         self.second_card = False  # the person's next card is the second of two owed
         self.hints = hints  # show the expert's hint at every turn
         # The advisor searches from the person's view only, like any bot.
-        self.advisor = ExpertBot(seed, worlds=HINT_WORLDS, max_rollouts=HINT_ROLLOUTS)
+        self.advisor = ExpertBot(seed)
 
     # ------------------------------------------------------------ running
 
@@ -777,7 +776,10 @@ def play_command(
     name = name.strip() or YOU
     if seed is None:
         seed = secrets.randbelow(2**31)
-    bots = _bots_for(kinds, rules.players, seat, seed)
+    try:
+        bots = _bots_for(kinds, rules.players, seat, seed)
+    except UnknownBotError as exc:
+        raise BadOptions(str(exc)) from None
     names = seat_names(rules.players, seat, name)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     wait = (DEFAULT_DELAY if delay is None else max(0.0, delay)) if interactive else 0.0
