@@ -62,8 +62,8 @@ from .heuristic import HeuristicBot, Planner
 
 _HEURISTIC = HeuristicBot()
 
-DEFAULT_WORLDS = 100  # worlds sampled per decision, each scoring every candidate action
-DEFAULT_MAX_ROLLOUTS = 400  # cap on worlds × candidates, so wide choices stay fast
+DEFAULT_WORLDS = 200  # worlds sampled per decision, each scoring every candidate action
+DEFAULT_MAX_ROLLOUTS = 800  # cap on worlds × candidates, so wide choices stay fast
 DEFAULT_Z = 1.25  # standard errors by which an action must beat the heuristic's choice
 
 Policy = Callable[[State, int, list[Action]], Action]
