@@ -128,7 +128,7 @@ class Determinizer:
             reshuffle_count=self.reshuffles,
             decks_used=(),  # neutral: the deck orders are hidden
             reshuffles_used=(),
-            log=v._log,  # the public event log, shared as it is (it holds no hidden card)
+            log=v.log,  # the public event log, shared as it is (it holds no hidden card)
             history=self.history,
             moves=self.moves,
         )

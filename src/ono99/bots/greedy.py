@@ -30,7 +30,7 @@ class GreedyBot:
             return DISCARD
         cards = [a.card for a in legal if a.card is not None]
         rules = view.rules
-        if _is_bust(view, cards):
+        if view.must_bust:
             return PLAY[max(cards, key=lambda c: (CARD_POINTS[c], c))]  # shed the costliest
         if ONO99 in cards:
             return PLAY[ONO99]  # a dead card turned into a free play
@@ -48,17 +48,3 @@ class GreedyBot:
             if card in cards:
                 return PLAY[card]
         return legal[0]
-
-
-def _is_bust(view: View, cards: list[int]) -> bool:
-    """Under points scoring, when nothing is legal the plays offered are busts (M3)."""
-    if view.rules.match != "points":
-        return False
-    max_total = view.rules.max_total
-    for card in cards:
-        if card <= 10:
-            if view.total + card <= max_total:
-                return False
-        elif card == MINUS_TEN or view.total <= max_total:
-            return False
-    return True

@@ -160,7 +160,7 @@ def _to_play_actions(s: State | _Work) -> list[Action]:
     owes = seat in s.owes_draw
     if rules.four_ono99_discard and hand.count(ONO99) >= 4:
         return [DISCARD, DRAW] if owes else [DISCARD]  # K7: the only play for such a hand
-    plays = _playable(rules, hand, s.total, s.owed, s.ono99_played)
+    plays = playable_cards(rules, hand, s.total, s.owed, s.ono99_played)
     if plays:
         actions = [PLAY[c] for c in plays]
         if owes:
@@ -173,7 +173,7 @@ def _to_play_actions(s: State | _Work) -> list[Action]:
     return []
 
 
-def _playable(
+def playable_cards(
     rules: Rules, hand: tuple[int, ...], total: int, owed: int, ono99_played: bool
 ) -> list[int]:
     """Distinct cards of ``hand`` whose play keeps the total at most max_total (T1)."""
@@ -217,7 +217,7 @@ def is_bust(state: State, action: Action) -> bool:
     hand = state.hands[seat]
     if state.rules.four_ono99_discard and hand.count(ONO99) >= 4:
         return False
-    return not _playable(state.rules, hand, state.total, state.owed, state.ono99_played)
+    return not playable_cards(state.rules, hand, state.total, state.owed, state.ono99_played)
 
 
 # --------------------------------------------------------------------------- applying
@@ -272,7 +272,7 @@ def _why_illegal(state: State, seat: int, action: Action) -> str:
         return f"{tried}, but has no {CARD_NAMES[card]!r} in hand"
     if rules.four_ono99_discard and hand.count(ONO99) >= 4:
         return f"{tried}, but with four ONO 99s the only legal action is 'discard ono99' (K7)"
-    if seat in state.owes_draw and not _playable(
+    if seat in state.owes_draw and not playable_cards(
         rules, hand, state.total, state.owed, state.ono99_played
     ):
         return f"{tried}, but no card is playable at total {state.total}: draw first (X2)"
@@ -369,7 +369,7 @@ def _play(w: _Work, seat: int, card: int) -> None:
     rules = w.rules
     hand = w.hands[seat]
     bust = rules.match == "points" and not (
-        seat in w.owes_draw or _playable(rules, hand, w.total, w.owed, w.ono99_played)
+        seat in w.owes_draw or playable_cards(rules, hand, w.total, w.owed, w.ono99_played)
     )
     i = hand.index(card)
     w.hands[seat] = hand[:i] + hand[i + 1 :]

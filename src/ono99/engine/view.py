@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action
+from .cards import ONO99
 from .errors import SetupError
-from .game import legal_actions
+from .game import legal_actions, playable_cards
 from .rules import Rules
 from .state import EMPTY_CHAIN, OUT, STATUS_NAMES, Chain, Event, State, chain_items
 
@@ -50,8 +51,26 @@ class View:
         return chain_items(self._log)
 
     @property
+    def log(self) -> Chain:
+        """The public event log as the engine keeps it (shared, never copied); ``events``
+        lists it. Samplers that rebuild a state from a view pass this on unchanged."""
+        return self._log
+
+    @property
     def players(self) -> int:
         return self.rules.players
+
+    @property
+    def must_bust(self) -> bool:
+        """Whether every card this seat may play is a bust (M3): points scoring, its turn,
+        and no card keeps the total at most max_total."""
+        if self.hand is None or self.over or self.to_play != self.seat:
+            return False
+        if self.rules.match != "points" or self.seat in self.owes_draw:
+            return False
+        if self.rules.four_ono99_discard and self.hand.count(ONO99) >= 4:
+            return False
+        return not playable_cards(self.rules, self.hand, self.total, self.owed, self.ono99_played)
 
 
 def view(state: State, seat: int | None = None) -> View:
