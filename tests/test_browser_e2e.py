@@ -29,6 +29,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from ono99.engine import load_record, replay
+from ono99.i18n.export import browser_catalog
 from ono99.server import BackgroundServer, ServerConfig
 
 CHROMIUM = Path(os.environ.get("ONO99_CHROMIUM", "/usr/bin/chromium"))
@@ -472,7 +473,7 @@ def stretched(catalog: dict[str, str]) -> dict[str, str]:
 def test_long_words_do_not_overflow_a_phone(fast_server: BackgroundServer, artifacts: Path) -> None:
     """The client in a pseudo-language of long words, on a phone: every screen fits."""
     base = fast_server.url
-    catalog = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
+    catalog = browser_catalog("en")
     body = json.dumps(stretched(catalog), ensure_ascii=False)
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
     made = httpx.post(
@@ -487,7 +488,7 @@ def test_long_words_do_not_overflow_a_phone(fast_server: BackgroundServer, artif
             browser = await launch(pw)
             context = await new_context(browser, phone=True)
             await context.route(
-                "**/static/i18n/en.json",
+                "**/i18n/en.json",
                 lambda route: route.fulfill(body=body, content_type="application/json"),
             )
             page = await context.new_page()

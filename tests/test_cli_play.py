@@ -8,6 +8,7 @@ enough for a whole match, and a ``timeout`` makes a hang a failure instead of a 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
@@ -20,9 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from ono99.cli.main import main
-from ono99.cli.play import MoveError, friendly, parse_move
-from ono99.engine import DISCARD, DRAW, PLAY, load_record, replay
+from ono99.cli.play import MoveError, parse_move, why_not
+from ono99.engine import DISCARD, DRAW, PLAY, View, load_record, make_rules, new_game, replay, view
 from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
+from ono99.i18n import translator
 
 GARBAGE = ["banana", "9", "play 99", "?", "help"]
 MOVES = ["1", "#1", "#2", "#3", "#4", "d"]
@@ -57,7 +59,7 @@ def replay_json(path: Path, home: Path) -> dict:
 def check_transcript(out: str) -> None:
     assert "Traceback" not in out
     assert "\x1b" not in out  # no escape codes through a pipe
-    assert re.search(r"^\s*TOTAL -?\d+ ", out, re.M)
+    assert re.search(r"^\s*Total -?\d+ ", out, re.M)
     assert re.search(r"^  You play .+ → -?\d+", out, re.M)
     assert re.search(r"^  (Ana|Ben|Chloé|Dev|Eun) plays .+ → -?\d+", out, re.M)
     assert "✗ I don't understand 'banana'" in out
@@ -73,7 +75,7 @@ GAMES = {
     "1980-tokens": ("--edition 1980 --players 3 --seed 5", ["loses a token", "tokens left"]),
     "2022-points": (
         "--match points --target 100 --seed 11",
-        ["round 1 scores:", "busts with", "leaves the game", "score/100"],
+        ["Round 1 scores:", "busts with", "leaves the game", "score/100"],
     ),
     "2022-draw-penalty": (
         "--draw-penalty --seed 4",
@@ -81,7 +83,7 @@ GAMES = {
     ),
     "1980-draw-penalty-points": (
         "--edition 1980 --match points --draw-penalty --target 60 --seed 2 --bots greedy,random",
-        ["Double Play", "round 1 scores:"],
+        ["Double Play", "Round 1 scores:"],
     ),
 }
 
@@ -99,7 +101,9 @@ def test_scripted_game_to_the_end(name: str, tmp_path: Path) -> None:
         assert text in out
     # Bots always take an owed draw at once (X2); only the person can lose one.
     assert not re.search(r"^  (Ana|Ben|Chloé) didn't draw in time", out, re.M)
-    assert re.search(r"^(Ana|Ben|Chloé|You) wins?( after \d+ rounds)?[.!]$", out, re.M)
+    assert re.search(
+        r"^Game over: ((Ana|Ben|Chloé) wins|you win!)( · after \d+ rounds)?$", out, re.M
+    )
     assert f"Record saved: {record}" in out
     summary = replay_json(record, tmp_path)
     assert summary["over"] is True
@@ -150,8 +154,10 @@ def test_name_seat_and_bots(tmp_path: Path) -> None:
         tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    assert "Zoe (seat 2) against Ana (random), Ben (greedy)." in done.stdout
-    assert re.search(r"^  Zoe plays ", done.stdout, re.M)
+    assert (
+        "Zoe (seat 2) against Ana [Random (beginner)] and Ben [Greedy (standard)]." in done.stdout
+    )
+    assert re.search(r"^  You play ", done.stdout, re.M)
     meta = load_record(record.read_text(encoding="utf-8")).meta
     assert meta["names"] == ["Ana", "Ben", "Zoe"]
     assert meta["bots"] == ["random", "greedy", None]
@@ -259,20 +265,32 @@ def test_garbage_gets_a_reason(text: str, reason: str) -> None:
     assert "\n" not in str(err.value)
 
 
-def test_friendly_engine_messages() -> None:
-    assert (
-        friendly("seat 0 tried 'play 10' at total 95, but that makes 105, above 98 (T1)", "2022")
-        == "You can't play 10 at total 95: that makes 105, above 98 (T1)"
+def _view(edition: str, **changes: object) -> View:
+    state = new_game(make_rules(edition), seed=1)
+    assert state.to_play is not None
+    return dataclasses.replace(view(state, state.to_play), **changes)  # type: ignore[arg-type]
+
+
+def test_why_a_move_is_refused_is_worked_out_from_the_view() -> None:
+    tr = translator("en")
+    too_high = _view("2022", total=95, hand=(10, 3), legal=(PLAY[3],))
+    assert why_not(too_high, PLAY[10], tr) == "You can't play 10: that makes 105, above 98"
+    first = _view("1980", owed=2, hand=(PLAY2, 3), legal=(PLAY[3],))
+    assert why_not(first, PLAY[PLAY2], tr) == (
+        "You can't play Double Play: a Double Play can't be the first of the two cards you owe"
     )
-    assert (
-        friendly(
-            "seat 2 tried 'play play2', but it may not be the first of two owed cards (P4)", "1980"
-        )
-        == "You can't play Double Play: it may not be the first of two owed cards (P4)"
+    assert why_not(first, DRAW, tr) == "You can't draw: you owe no draw"
+    assert why_not(first, PLAY[ONO99], tr) == (
+        "You can't play ONO 99: an ONO 99 can never be played"
     )
-    assert friendly("seat 1 tried 'draw', but owes no draw", "2022") == (
-        "You can't draw: you owe no draw"
-    )
+
+
+def test_reasons_speak_the_players_language() -> None:
+    too_high = _view("2022", total=95, hand=(10, 3), legal=(PLAY[3],))
+    for lang in ("el", "mr", "es", "vi", "hy"):
+        text = why_not(too_high, PLAY[10], translator(lang))
+        assert "105" in text and "98" in text
+        assert "You can't" not in text
 
 
 # --------------------------------------------------------------------------- help

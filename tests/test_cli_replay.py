@@ -43,7 +43,7 @@ def test_readable_replay(record: Path) -> None:
     rec = load_record(record.read_text("utf-8"))
     final = list(replay_states(rec))[-1]
     assert out.startswith(f"ONO 99 · {rec.rules.edition} edition · {rec.rules.players} players")
-    assert "\nround 1 · seat " in out
+    assert "\nRound 1 · seat " in out
     assert "hands · seat " in out
     last = len(rec.actions) - 1
     assert f"[{last}] seat {rec.actions[-1][0]} " in out  # every action is numbered
@@ -58,7 +58,7 @@ def test_readable_replay(record: Path) -> None:
         assert "loses a token" in out
         assert "tokens left · seat 0: " in out
     if rec.rules.match == "points":
-        assert "round 1 scores: seat 0 +" in out
+        assert "Round 1 scores: seat 0 +" in out
 
 
 def test_readable_replay_uses_names_from_meta(tmp_path: Path) -> None:
@@ -66,6 +66,7 @@ def test_readable_replay_uses_names_from_meta(tmp_path: Path) -> None:
     data["meta"] = {
         "names": ["You", "Ana", "Ben", "Chloé"],
         "bots": [None, "greedy", "greedy", "random"],
+        "human": 0,
     }
     path = tmp_path / "named.json"
     path.write_text(json.dumps(data), "utf-8")
@@ -156,45 +157,46 @@ class After:
 
 
 def test_narrator_lines() -> None:
-    n = Narrator(["You", "Ana", "Ben"], make_rules("2022", players=3))
+    n = Narrator(["You", "Ana", "Ben"], make_rules("2022", players=3), me=0)
     say = lambda ev, after=None: n.line(ev, after).text  # noqa: E731
-    assert say(Event("deal", 2, None, 0, 1)) == "round 1 · Ben deals"
+    assert say(Event("deal", 2, None, 0, 1)) == "Round 1 · Ben deals"
     assert say(Event("play", 2, 7, 57)) == "Ben plays 7 → 57"
     assert say(Event("play", 0, 7, 64)) == "You play 7 → 64"
     assert (
-        say(Event("play", 1, PLAY2, 64), After(0, 2)) == "Ana plays Play 2 → 64 · You owe 2 cards"
+        say(Event("play", 1, PLAY2, 64), After(0, 2))
+        == "Ana plays Play 2 → 64 · the next player owes 2 cards"
     )
     assert say(Event("play", 0, REVERSE, 64, "deflect"), After(1, 2)) == (
-        "You play Reverse → 64 · now counter-clockwise · Play 2 passed on · Ana owes 2 cards"
+        "You play Reverse → 64 · now counter-clockwise · Play 2 passed on"
     )
     assert say(Event("eliminated", 1, None, 97, (10, ONO99))) == (
         "Ana is out: nothing can be played at 97; laid down: 10, ONO 99"
     )
     assert say(Event("eliminated", 0, None, 97, ())).startswith("You are out: ")
     assert say(Event("reshuffle", data=40)) == (
-        "the discard pile is shuffled into a new draw pile (40 cards)"
+        "The discard pile is shuffled into a new draw pile (40 cards)"
     )
     assert say(Event("lost_draw", 0)).startswith("You didn't draw in time")
-    assert say(Event("over", data=(2,))) == "game over: Ben wins"
-    assert say(Event("over", data=(0,))) == "game over: You win"
-    assert say(Event("over", data=(1, 2))) == "game over: Ana and Ben share the win"
+    assert say(Event("over", data=(2,))) == "Game over: Ben wins"
+    assert say(Event("over", data=(0,))) == "Game over: you win!"
+    assert say(Event("over", data=(1, 2))) == "Game over: Ana and Ben share the win"
 
 
 def test_narrator_rounds_tokens_and_scores() -> None:
     tokens = Narrator(["Ana", "Ben"], make_rules("1980", players=2))
     tokens.line(Event("deal", 0, None, 0, 2))
     assert tokens.line(Event("round_end", 0, None, 95, (2, None))).text == (
-        "round 2 ends: Ana can't play at 95"
+        "Round 2 ends: Ana can't play at 95"
     )
-    assert tokens.line(Event("lost_token", 0, data=2)).text == "round 2: Ana loses a token (2 left)"
-    assert tokens.line(Event("left", 1)).text.startswith("round 2: Ben has no token left")
+    assert tokens.line(Event("lost_token", 0, data=2)).text == "Ana loses a token (2 left)"
+    assert tokens.line(Event("left", 1)).text.startswith("Ben has no token left")
     points = Narrator(["Ana", "Ben", "You"], make_rules("2022", players=3, match="points"))
     assert points.line(Event("play", 0, 9, 95, "bust")).text == "Ana busts with 9 → 95"
     assert points.line(Event("round_end", None, None, 95, (1, (44, 25, 9)))).text == (
-        "round 1 scores: Ana +44 = 44, Ben +25 = 25, You +9 = 9"
+        "Round 1 scores: Ana +44 = 44, Ben +25 = 25, and You +9 = 9"
     )
     assert points.line(Event("round_end", None, None, 95, (2, (10, 200, 0)))).text == (
-        "round 2 scores: Ana +10 = 54, Ben +200 = 225, You +0 = 9"
+        "Round 2 scores: Ana +10 = 54, Ben +200 = 225, and You +0 = 9"
     )
     assert points.line(Event("left", 1)).text == (
         "Ben reaches 225 points (target 200) and leaves the game"

@@ -16,6 +16,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from ono99.i18n import LANGUAGES
+from ono99.i18n.export import browser_catalog
 from ono99.server import BackgroundServer
 from ono99.session import token_hash
 from server_support import TIMEOUT, Client, create_table, join, running_server
@@ -385,7 +387,28 @@ def test_pages_options_and_headers(server: BackgroundServer) -> None:
     assert {"random", "greedy"} <= set(options["bots"])
     assert options["editions"]["1980"]["match"] == "tokens"
     assert {o["name"] for o in options["options"]} >= {"max_total", "draw_penalty", "match"}
-    assert httpx.get(f"{server.url}/static/i18n/en.json").status_code == 200
+    assert httpx.get(f"{server.url}/i18n/en.json").json()["app.name"] == "ONO 99"
+
+
+def test_languages_catalogs_and_rules_pages(server: BackgroundServer) -> None:
+    """The client's catalogs and the rules pages, per language; a language is negotiated
+    from Accept-Language; an unknown one is a clear 404."""
+    doc = httpx.get(f"{server.url}/i18n/languages", headers={"Accept-Language": "mr-IN, en;q=0.5"})
+    assert doc.json()["default"] == "mr"
+    assert [lang["code"] for lang in doc.json()["languages"]] == list(LANGUAGES)
+    assert httpx.get(f"{server.url}/i18n/languages").json()["default"] == "en"
+    for lang in LANGUAGES:
+        catalog = httpx.get(f"{server.url}/i18n/{lang}.json").json()
+        assert catalog.keys() >= {"home.title", "create.players.count.other", "log.play.you"}
+        page = httpx.get(f"{server.url}/rules/{lang}")
+        assert page.status_code == 200
+        assert f'<html lang="{lang}">' in page.text
+        assert "<table>" in page.text and "<h1>" in page.text
+    bad = httpx.get(f"{server.url}/i18n/xx.json")
+    assert bad.status_code == 404 and "known: en, el" in bad.json()["message"]
+    assert httpx.get(f"{server.url}/rules/../../etc/passwd").status_code == 404
+    went = httpx.get(f"{server.url}/rules", headers={"Accept-Language": "hy"})
+    assert went.status_code == 307 and went.headers["location"] == "/rules/hy"
 
 
 def test_http_rate_limit(tmp_path: Path) -> None:
@@ -403,12 +426,12 @@ STATIC = Path(__file__).resolve().parent.parent / "src" / "ono99" / "server" / "
 
 
 def test_every_string_the_client_looks_up_is_in_the_catalog() -> None:
-    """All words of the browser client live in i18n/en.json (a later translation adds
-    catalogs); every key the code names, and every key it builds from server data (options,
+    """All words of the browser client live in the catalogs (served as /i18n/<lang>.json);
+    every key the code names, and every key it builds from server data (options,
     their choices, statuses, errors, log events), must be there."""
     from ono99.engine import OPTIONS
 
-    catalog = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
+    catalog = browser_catalog("en")
     source = "\n".join(p.read_text(encoding="utf-8") for p in (STATIC / "js").glob("*.js"))
     literal = set(re.findall(r"""\bt[n]?\(\s*["']([a-z0-9_.]+)["']""", source))
     assert len(literal) > 100

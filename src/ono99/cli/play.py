@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-import re
 import secrets
 import sys
 import time
@@ -37,21 +36,19 @@ from ..engine import (
     DRAW,
     PLAY,
     Action,
-    IllegalActionError,
     NotationError,
     Rules,
     State,
     View,
     apply,
-    display_name,
     is_bust,
     new_game,
-    parse_action,
     parse_card,
     record_of,
     view,
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from ..i18n import Translator, from_environment, parse_language, translator
 from .options import (
     EXIT_FAILED,
     EXIT_OK,
@@ -63,29 +60,15 @@ from .options import (
     rule_options,
     rule_values,
 )
-from .render import YOU, Line, Narrator, cards_text, print_block
+from .render import Line, Narrator, card_label, cards_text, print_block
 
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 DEFAULT_DELAY = 0.8
 EXIT_INTERRUPTED = 130
 
-HOW_TO = """\
-How to play: on your turn play one card; the total must stay at or below {max_total}.
-  A card:      0–10, -10, reverse (r), {play2} (p2), {hold}ono99 (X3 only) — e.g. 7
-  A position:  #1–#{size}, as your hand is numbered. A plain number is the card of that
-               value when you hold one, otherwise a position: with 3, 5, 10, 10 in hand,
-               "5" plays the 5 and "1" plays the 3; "#1" is always the first card.
-  draw, d      take the card you owe (draw penalty)
-  discard      lay down four ONO 99s and draw four new cards
-  ?            list your legal moves        status, s   show the table again
-  hint         the expert's suggestion, with its estimated win chance for each move
-  help         this text                    quit, q     save the game so far and leave
-Draw penalty (--draw-penalty): after each card you play you are asked to draw; type d.
-  Anything else (even just Enter) and you did not draw in time: the next card played
-  makes your draw lost, and your hand stays a card short for the rest of the round."""
-
 _CARD_STYLE = {MINUS_TEN: "cyan", REVERSE: "magenta", PLAY2: "yellow", HOLD: "blue", ONO99: "red"}
 _TONE_STYLE = {"round": "bold", "play": "", "bad": "red", "info": "dim", "over": "bold green"}
+# Short words for cards, understood in every language (besides each language's card names).
 _EXTRA_CARD_WORDS = {
     "r": REVERSE,
     "rev": REVERSE,
@@ -120,23 +103,54 @@ class _Quit(Exception):
 # --------------------------------------------------------------------------- input
 
 
-def parse_move(text: str, hand: Sequence[int], legal: Sequence[Action], edition: str) -> Action:
-    """The action a line of input names: a card (``7``, ``-10``, ``reverse``), a position in
-    ``hand`` (``2`` or ``#2``), ``play CARD``, ``draw``/``d`` or ``discard``."""
-    words = " ".join(text.strip().lower().split())
-    if words in ("d", "draw"):
+# What each command is called: the English words always work; each language adds its own
+# (the ``term.words.*`` messages, comma-separated).
+_COMMANDS = {
+    "draw": ("d", "draw"),
+    "discard": ("discard", "discard ono99", "discard ono 99", "discard 99"),
+    "quit": ("quit", "q", "exit"),
+    "help": ("help", "h"),
+    "status": ("status", "s", "table"),
+    "moves": ("?", "moves", "legal"),
+    "hint": ("hint", "hints"),
+}
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+def command_words(command: str, tr: Translator) -> set[str]:
+    words = set(_COMMANDS[command])
+    words.update(_norm(w) for w in tr(f"term.words.{command}").split(",") if w.strip())
+    return words
+
+
+def parse_move(
+    text: str,
+    hand: Sequence[int],
+    legal: Sequence[Action],
+    edition: str,
+    tr: Translator | None = None,
+) -> Action:
+    """The action a line of input names: a card (``7``, ``-10``, ``reverse``, or the card's
+    name in the player's language), a position in ``hand`` (``2`` or ``#2``), ``play CARD``,
+    ``draw``/``d`` or ``discard``."""
+    tr = tr or translator()
+    words = _norm(text)
+    if words in command_words("draw", tr):
         return DRAW
-    if words in ("discard", "discard ono99", "discard ono 99", "discard 99"):
+    if words in command_words("discard", tr):
         return DISCARD
     if words.startswith("#"):
-        return _card_action(_position(words[1:].strip(), hand, text), hand, legal)
+        return _card_action(_position(words[1:].strip(), hand, text, tr), hand, legal)
     if words == "play 2" and edition == "2022":
         # The card is called "Play 2", and "play 2" is also how the notation plays a 2.
         if PLAY2 in hand and 2 in hand:
-            raise MoveError("'play 2' could be the 2 or the Play 2: type 2 or play2")
-        return _card_action(2 if 2 in hand else PLAY2, hand, legal, edition)
+            raise MoveError(tr("term.err.play2_ambiguous"))
+        return _card_action(2 if 2 in hand else PLAY2, hand, legal, edition, tr)
     if words.startswith("play "):
-        return _card_action(_card(words[5:], text), hand, legal, edition)
+        return _card_action(_card(words[5:], text, edition, tr), hand, legal, edition, tr)
     if words.isdigit():
         # A number is a card you hold, else a position in your hand (#N is always a position).
         n = int(words)
@@ -145,46 +159,56 @@ def parse_move(text: str, hand: Sequence[int], legal: Sequence[Action], edition:
         if 1 <= n <= len(hand):
             return _card_action(hand[n - 1], hand, legal)
         if n > 10:
-            raise MoveError(f"there is no card {n}, and no position {n} in your hand")
-    return _card_action(_card(words, text), hand, legal, edition)
+            raise MoveError(tr("term.err.no_card_or_position", n=n))
+    return _card_action(_card(words, text, edition, tr), hand, legal, edition, tr)
 
 
-def position_hint(text: str, hand: Sequence[int], edition: str) -> str:
+def position_hint(text: str, hand: Sequence[int], edition: str, tr: Translator) -> str:
     """For a number read as a card, how to reach the different card at that position."""
     words = text.strip()
     if not words.isdigit():
         return ""
     n = int(words)
     if n in hand and 1 <= n <= len(hand) and hand[n - 1] != n:
-        return f" (for the {display_name(hand[n - 1], edition)} at position {n}, type #{n})"
+        return tr("term.err.position_hint", card=card_label(hand[n - 1], edition, tr), n=n)
     return ""
 
 
-def _card(words: str, text: str) -> int:
+def _card(words: str, text: str, edition: str, tr: Translator) -> int:
     card = _EXTRA_CARD_WORDS.get(words)
     if card is not None:
         return card
+    for c in (MINUS_TEN, REVERSE, PLAY2, HOLD, ONO99):  # the card names of the language
+        name = _norm(card_label(c, edition, tr))
+        if words in (name, name.replace(" ", "")):
+            return c
     try:
         return parse_card(words)
     except NotationError:
-        raise MoveError(
-            f"I don't understand {text.strip()!r}: type a card (7, -10, reverse, play2…), "
-            "its position in your hand, ? for your legal moves, or help"
-        ) from None
+        raise MoveError(tr("term.err.unknown", text=text.strip())) from None
 
 
-def _position(words: str, hand: Sequence[int], text: str) -> int:
+def _position(words: str, hand: Sequence[int], text: str, tr: Translator) -> int:
     if not words.isdigit() or not 1 <= int(words) <= len(hand):
-        raise MoveError(f"{text.strip()!r} is not a position in your hand (1–{len(hand)})")
+        raise MoveError(tr("term.err.position", text=text.strip(), size=len(hand)))
     return hand[int(words) - 1]
 
 
 def _card_action(
-    card: int, hand: Sequence[int], legal: Sequence[Action], edition: str | None = None
+    card: int,
+    hand: Sequence[int],
+    legal: Sequence[Action],
+    edition: str | None = None,
+    tr: Translator | None = None,
 ) -> Action:
     if edition is not None and card not in hand:
+        tr = tr or translator()
         raise MoveError(
-            f"you have no {display_name(card, edition)} (your hand: {cards_text(hand, edition)})"
+            tr(
+                "term.err.not_held",
+                card=card_label(card, edition, tr),
+                hand=cards_text(hand, edition, tr),
+            )
         )
     # Four ONO 99s: naming one of them means laying all four down (K7).
     if card == ONO99 and DISCARD in legal and PLAY[ONO99] not in legal:
@@ -192,27 +216,34 @@ def _card_action(
     return PLAY[card]
 
 
-_TRIED = re.compile(r"^seat \d+ tried '(?P<what>[^']*)'(?P<rest>.*)$")
-
-
-def friendly(message: str, edition: str) -> str:
-    """An ``IllegalActionError`` message addressed to the person: "seat 0 tried 'play 10' at
-    total 95, but that makes 105, above 98 (T1)" → "You can't play 10 at total 95: …"."""
-    m = _TRIED.match(message)
-    if m is None:
-        return message
-    action = parse_action(m["what"])
+def why_not(v: View, action: Action, tr: Translator) -> str:
+    """Why the seat of view ``v`` may not take ``action`` now, in its words. Worked out
+    from the view, so it says nothing the person could not see (the engine's own message,
+    for developers, is English)."""
+    r = v.rules
     if action is DRAW:
-        what = "draw"
-    elif action is DISCARD:
-        what = "lay down four ONO 99s"
+        return tr("term.cant.draw", reason=tr("term.why.no_draw"))
+    if action is DISCARD:
+        return tr("term.cant.discard", reason=tr("term.why.discard"))
+    card = action.card
+    assert card is not None
+    name = card_label(card, r.edition, tr)
+    if v.seat in v.owes_draw and DRAW in v.legal:
+        reason = tr("term.why.draw_first")
+    elif card == ONO99:
+        reason = tr("term.why.ono99_tens" if r.ono99_on_tens else "term.why.ono99")
+    elif card == PLAY2 and v.owed == 2 and not r.play2_deflects_play2:
+        reason = tr("term.why.play2_first", card=name)
+    elif card <= 10 or card == MINUS_TEN:
+        after = v.total + (card if card <= 10 else -10)
+        if after < 0 and not r.negative_totals:
+            after = 0
+        reason = tr("term.why.too_high", total=after, max_total=r.max_total)
+    elif v.total > r.max_total:
+        reason = tr("term.why.over_max", max_total=r.max_total)
     else:
-        assert action.card is not None
-        what = f"play {display_name(action.card, edition)}"
-    rest = m["rest"].replace(", but ", ": ")
-    for third, second in (("holds", "you hold"), ("has no", "you have no"), ("owes", "you owe")):
-        rest = rest.replace(f": {third} ", f": {second} ")
-    return f"You can't {what}{rest}"
+        reason = tr("term.why.other")
+    return tr("term.cant.play", card=name, reason=reason)
 
 
 # --------------------------------------------------------------------------- the game
@@ -234,7 +265,9 @@ class TerminalGame:
         delay: float = 0.0,
         echo_input: bool = False,
         hints: bool = False,
+        tr: Translator | None = None,
     ) -> None:
+        self.tr = tr = tr or translator()
         self.rules = rules
         self.human = human
         self.names = list(names)
@@ -244,7 +277,7 @@ class TerminalGame:
         self.delay = delay
         self.echo_input = echo_input
         self.big = console.is_terminal
-        self.narrator = Narrator(names, rules)
+        self.narrator = Narrator(names, rules, tr, me=human)
         self.state: State = new_game(rules, seed)
         self.seen = 0  # public events already shown
         self.second_card = False  # the person's next card is the second of two owed
@@ -268,7 +301,7 @@ class TerminalGame:
             if not watching and self.human in self.state.out:
                 watching = True
                 self.delay = min(self.delay, 0.25)
-                self.console.print(Text("  (you are out: the bots play on — Ctrl-C to stop)"))
+                self.console.print(Text("  " + self.tr("term.watching")))
             self.bot_turn(seat)
         self.outro()
         return self.state
@@ -314,52 +347,54 @@ class TerminalGame:
 
     def ask_move(self) -> Action:
         """Read lines until one is a legal move, apply it, and return it."""
-        prompt = Text.assemble(("Your move", "bold"), " (a card, or #position; ? for moves) › ")
+        tr = self.tr
+        prompt = Text.assemble((tr("term.prompt"), "bold"), " " + tr("term.prompt.hint") + " › ")
         while True:
-            words = " ".join(self.ask(prompt).lower().split())
+            words = _norm(self.ask(prompt))
             if not words:
                 continue
-            if words in ("quit", "q", "exit"):
+            if words in command_words("quit", tr):
                 raise _Quit
-            if words in ("help", "h"):
+            if words in command_words("help", tr):
                 self.console.print(Text(self.how_to()))
                 continue
-            if words in ("status", "s", "table"):
+            if words in command_words("status", tr):
                 self.show_table()
                 continue
             v = view(self.state, self.human)
             hand, legal = v.hand or (), v.legal
-            if words in ("?", "moves", "legal"):
+            if words in command_words("moves", tr):
                 self.console.print(self.legal_text(hand, legal))
                 continue
-            if words in ("hint", "hints"):
+            if words in command_words("hint", tr):
                 self.show_hint()
                 continue
             try:
-                action = parse_move(words, hand, legal, self.rules.edition)
-                self.state = apply(self.state, self.human, action)
+                action = parse_move(words, hand, legal, self.rules.edition, tr)
             except MoveError as exc:
                 self.error(str(exc))
                 continue
-            except IllegalActionError as exc:
+            if action not in legal:
                 edition = self.rules.edition
-                self.error(friendly(str(exc), edition) + position_hint(words, hand, edition))
+                self.error(why_not(v, action, tr) + position_hint(words, hand, edition, tr))
                 continue
+            self.state = apply(self.state, self.human, action)
             self.narrate()
             return action
 
     def offer_draw(self) -> None:
+        tr = self.tr
         prompt = Text.assemble(
-            ("Draw!", "bold yellow"), " type d to take your card (anything else: no draw) › "
+            (tr("term.draw.title"), "bold yellow"), " " + tr("term.draw.prompt") + " › "
         )
-        words = " ".join(self.ask(prompt).lower().split())
-        if words in ("quit", "q", "exit"):
+        words = _norm(self.ask(prompt))
+        if words in command_words("quit", tr):
             raise _Quit
-        if words in ("d", "draw"):
+        if words in command_words("draw", tr):
             self.state = apply(self.state, self.human, DRAW)
             self.narrate()
         else:
-            self.console.print(Text("  (no draw taken)", "yellow"))
+            self.console.print(Text("  " + tr("term.draw.none"), "yellow"))
 
     def ask(self, prompt: Text) -> str:
         self.console.print(prompt, end="")
@@ -385,40 +420,56 @@ class TerminalGame:
         if line.tone == "round":
             self.console.print()
         style = _TONE_STYLE[line.tone]
-        if line.tone == "play" and line.text.startswith(self.names[self.human] + " "):
+        if line.tone == "play" and line.seat == self.human:
             style = "green"
         self.console.print(Text("  " + line.text, style))
 
     def intro(self) -> None:
-        r = self.rules
-        others = [f"{self.names[s]} ({b.name})" for s, b in enumerate(self.bots) if b is not None]
-        edition = f"{r.edition} edition" + (" · draw penalty" if r.draw_penalty else "")
+        r, tr = self.rules, self.tr
+        others = tr.list(
+            tr("term.player_bot", name=self.names[s], bot=bot_label(b.name, tr))
+            for s, b in enumerate(self.bots)
+            if b is not None
+        )
+        parts = [tr(f"term.edition.{r.edition}")]
+        if r.draw_penalty:
+            parts.append(tr("option.draw_penalty"))
+        parts += [tr.plural("create.players.count", r.players), match_text(r, tr)]
+        self.console.print(Text.assemble(("ONO 99", "bold"), " · " + " · ".join(parts)))
         self.console.print(
-            Text.assemble(
-                ("ONO 99", "bold"), f" · {edition} · {r.players} players · {match_text(r)}"
+            Text(
+                tr("term.intro.seats", name=self.names[self.human], seat=self.human, others=others)
             )
         )
-        self.console.print(
-            Text(f"{self.names[self.human]} (seat {self.human}) against {', '.join(others)}.")
-        )
-        self.console.print(
-            Text(f"Keep the total at or below {r.max_total}. Type help for how to play.", "dim")
-        )
+        self.console.print(Text(tr("term.intro.goal", max_total=r.max_total), "dim"))
 
     def how_to(self) -> str:
-        r = self.rules
-        hold = "hold, " if HOLD in r.deck else ""
+        r, tr = self.rules, self.tr
+        cards = [card_label(c, r.edition, tr) for c in (MINUS_TEN, REVERSE, PLAY2, HOLD, ONO99)]
+        if HOLD not in r.deck:
+            cards.remove(card_label(HOLD, r.edition, tr))
         size = max(1, len(self.state.hands[self.human]))
-        return HOW_TO.format(
+
+        def word(command: str) -> str:
+            return tr(f"term.words.{command}").split(",")[0].strip() or _COMMANDS[command][0]
+
+        return tr(
+            "term.help",
             max_total=r.max_total,
-            play2="play2" if r.edition == "2022" else "play2 (Double Play)",
-            hold=hold,
+            cards=", ".join(cards),
             size=size,
+            draw=word("draw"),
+            discard=word("discard"),
+            moves="?",
+            status=word("status"),
+            hint=word("hint"),
+            help=word("help"),
+            quit=word("quit"),
         )
 
     def card_text(self, card: int, *, dim: bool = False) -> Text:
         style = "dim" if dim else _CARD_STYLE.get(card, "bold")
-        return Text(display_name(card, self.rules.edition), style)
+        return Text(card_label(card, self.rules.edition, self.tr), style)
 
     def legal_text(self, hand: Sequence[int], legal: Sequence[Action]) -> Text:
         parts: list[Text | str] = []
@@ -430,10 +481,10 @@ class TerminalGame:
                 parts.append(self.card_text(action.card))
                 parts.append(f" (#{hand.index(action.card) + 1})")
             elif action is DISCARD:
-                parts.append("discard (four ONO 99s)")
+                parts.append(self.tr("term.move.discard"))
             else:
-                parts.append("draw (d)")
-        return Text.assemble("  Legal moves: ", *parts)
+                parts.append(self.tr("term.move.draw"))
+        return Text.assemble("  " + self.tr("term.moves") + " ", *parts)
 
     def show_hint(self) -> None:
         """The expert's suggestion, and its estimated chance of winning (the match, under
@@ -447,10 +498,9 @@ class TerminalGame:
         # The suggestion first, then the other moves from the likeliest win down.
         scored.sort(key=lambda pair: (pair[0] is not choice, -pair[1]))
         hand = v.hand or ()
-        match = "" if self.rules.match == "single" else " the match"
-        lines: list[Text | str] = [
-            Text.assemble(("  Hint", "bold cyan"), f" (expert): estimated chance to win{match}")
-        ]
+        tr = self.tr
+        head = tr("term.hint.game" if self.rules.match == "single" else "term.hint.match")
+        lines: list[Text | str] = [Text.assemble(("  " + tr("term.hint"), "bold cyan"), " " + head)]
         names = []
         for action, _ in scored:
             if action.kind == "play":
@@ -458,39 +508,45 @@ class TerminalGame:
                 card = self.card_text(action.card)
                 names.append(Text.assemble(card, f" (#{hand.index(action.card) + 1})"))
             else:
-                names.append(Text("discard (four ONO 99s)" if action is DISCARD else "draw (d)"))
+                names.append(
+                    Text(tr("term.move.discard" if action is DISCARD else "term.move.draw"))
+                )
         width = max(len(name.plain) for name in names)
         for i, (name, (_, chance)) in enumerate(zip(names, scored, strict=True)):
-            mark = ("  ◀ suggested", "bold cyan") if i == 0 else ""
+            mark = ("  ◀ " + tr("term.hint.suggested"), "bold cyan") if i == 0 else ""
             pad = " " * (width - len(name.plain))
-            lines.append(Text.assemble("    ", name, pad, f"  {chance:4.0%}", mark))
+            percent = tr("term.percent", n=tr.number(round(chance * 100)))
+            lines.append(Text.assemble("    ", name, pad, f"  {percent:>4}", mark))
         for line in lines:
             self.console.print(line)
 
     def show_table(self) -> None:
         v = view(self.state, self.human)
         self.console.print()
-        turn = "your turn" if v.to_play == self.human else f"{self.names[v.to_play or 0]}'s turn"
-        self.console.rule(Text(f"Round {v.round} · {turn}", "bold"), style="dim")
+        tr = self.tr
+        if v.to_play == self.human:
+            turn = tr("term.turn.you")
+        else:
+            turn = tr("term.turn.other", name=self.names[v.to_play or 0])
+        self.console.rule(Text(tr("term.round", round=v.round) + " · " + turn, "bold"), style="dim")
         block = Group(
             self.total_block(v), "", self.players_table(v), "", *self.warnings(v), self.hand_text(v)
         )
         print_block(self.console, Padding(block, (0, 0, 0, 2), expand=False))
 
     def total_block(self, v: View) -> Table | Text:
-        r = self.rules
+        r, tr = self.rules, self.tr
         room = r.max_total - v.total
         colour = "green" if room >= 30 else "yellow" if room > 10 else "red"
-        arrow = "↻ clockwise" if v.direction == CW else "↺ counter-clockwise"
         after = _next_seat(v, v.to_play) if v.to_play is not None else None
         info = Text.assemble(
-            ("TOTAL ", "bold"),
+            (tr("game.total") + " ", "bold"),
             (str(v.total), f"bold {colour}"),
-            f"   (max {r.max_total})\n",
-            f"direction {arrow}",
-            f" · next: {self.names[after]}" if after is not None else "",
+            "   " + tr("term.max", max_total=r.max_total) + "\n",
+            tr("direction.cw" if v.direction == CW else "direction.ccw"),
+            " · " + tr("term.next", name=self.names[after]) if after is not None else "",
             "\n",
-            f"draw pile {v.draw_pile} · discard pile {len(v.discard_pile)}",
+            tr("term.piles", draw=v.draw_pile, discard=len(v.discard_pile)),
         )
         if not self.big:
             return info
@@ -501,33 +557,35 @@ class TerminalGame:
         return grid
 
     def players_table(self, v: View) -> Table:
-        r = self.rules
+        r, tr = self.rules, self.tr
         table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
         table.add_column("")
-        table.add_column("player")
-        table.add_column("cards", justify="right")
+        table.add_column(tr("term.col.player"))
+        table.add_column(tr("term.col.cards"), justify="right")
         if v.tokens is not None:
-            table.add_column("tokens")
+            table.add_column(tr("term.col.tokens"))
         if v.scores is not None:
-            table.add_column(f"score/{r.target}", justify="right")
+            table.add_column(tr("term.col.score", target=r.target), justify="right")
         table.add_column("")
         for seat, name in enumerate(self.names):
             bot = self.bots[seat]
             who = Text(name, "bold green" if seat == self.human else "")
             if bot is not None:
-                who.append(f" ({bot.name})", "dim")
+                who.append(f" ({bot_label(bot.name, tr)})", "dim")
             status = v.status[seat]
             note: list[str] = []
             if status == "out":
-                note.append("out of the game")
+                note.append(tr("term.status.out"))
                 if v.laid_down[seat]:
-                    note.append("laid down: " + cards_text(v.laid_down[seat], r.edition))
+                    note.append(
+                        tr("seat.laid_down") + " " + cards_text(v.laid_down[seat], r.edition, tr)
+                    )
             elif status == "out_of_round":
-                note.append("out of this round")
+                note.append(tr("status.out_of_round"))
             if seat in v.owes_draw:
-                note.append("owes a draw")
+                note.append(tr("seat.owes_draw"))
             if v.to_play == seat and v.owed == 2:
-                note.append(f"owes 2 cards ({display_name(PLAY2, r.edition)})")
+                note.append(tr("term.status.owes2", card=card_label(PLAY2, r.edition, tr)))
             row: list[Text | str] = [
                 Text("▶", "bold") if v.to_play == seat else "",
                 who,
@@ -535,7 +593,7 @@ class TerminalGame:
             ]
             if v.tokens is not None:
                 tokens = v.tokens[seat]
-                row.append("–" if status == "out" else "●" * tokens if tokens else "none")
+                row.append("–" if status == "out" else "●" * tokens if tokens else tr("term.none"))
             if v.scores is not None:
                 row.append(str(v.scores[seat]))
             row.append(Text(" · ".join(note), "red" if status != "in" else "yellow"))
@@ -544,50 +602,33 @@ class TerminalGame:
 
     def warnings(self, v: View) -> list[Text]:
         """What the person must know before choosing: owed cards, draws, busts, K7."""
-        r = self.rules
+        r, tr = self.rules, self.tr
         if v.to_play != self.human:
             return []
-        play2 = display_name(PLAY2, r.edition)
+        play2 = card_label(PLAY2, r.edition, tr)
         out: list[Text] = []
         if self.human in v.owes_draw:
-            text = "You still owe a draw: type d to take it before you play, or it is lost."
+            text = tr("term.warn.owe_draw")
             if v.legal == (DRAW,):
-                text = "No card can be played yet: type d to draw first."
+                text = tr("term.warn.draw_first")
             out.append(Text(text, "yellow"))
         if DISCARD in v.legal:
-            out.append(
-                Text(
-                    "You hold four ONO 99s: type discard to lay them down and draw four new cards.",
-                    "yellow",
-                )
-            )
+            out.append(Text(tr("term.warn.four_ono99"), "yellow"))
         elif v.legal and v.legal[0].kind == "play" and is_bust(self.state, v.legal[0]):
-            effect = {
-                "unchanged": f"the total stays {v.total}",
-                "keep": "its value still counts",
-                "reset": "the total goes back to 0",
-            }[r.bust_total]
-            lapses = f" The {play2} you owe lapses." if v.owed == 2 else ""
-            out.append(
-                Text(
-                    f"⚠ Nothing you hold keeps the total at or below {r.max_total}: you bust. "
-                    f"Throw away any card but an ONO 99 ({effect}); you are out of this round."
-                    + lapses,
-                    "bold red",
-                )
-            )
+            effect = tr(f"term.bust.{r.bust_total}", total=v.total)
+            text = tr("term.warn.bust", max_total=r.max_total, effect=effect)
+            if v.owed == 2:
+                text += " " + tr("term.warn.bust_lapses", card=play2)
+            out.append(Text("⚠ " + text, "bold red"))
             return out
         if v.owed == 2:
-            deflectors = [display_name(c, r.edition) for c in sorted(r.deflectors) if c in r.deck]
-            text = (
-                f"⚠ {play2.upper()}: you owe 2 cards. Play two cards one after the other, "
-                f"or answer with {' or '.join(deflectors)} to pass it on."
-            )
+            deflectors = [card_label(c, r.edition, tr) for c in sorted(r.deflectors) if c in r.deck]
+            text = tr("term.warn.owe2", card=play2, cards=tr.list(deflectors))
             if not r.play2_deflects_play2:
-                text += f" A {play2} can't be your first card."
-            out.append(Text(text, "bold yellow"))
+                text += " " + tr("term.warn.owe2_not_first", card=play2)
+            out.append(Text("⚠ " + text, "bold yellow"))
         elif self.second_card:
-            out.append(Text(f"{play2}: now play your second card.", "bold yellow"))
+            out.append(Text(tr("term.warn.second", card=play2), "bold yellow"))
         return out
 
     def hand_text(self, v: View) -> Text:
@@ -595,34 +636,37 @@ class TerminalGame:
         playable = {a.card for a in v.legal if a.kind == "play"}
         if DISCARD in v.legal:
             playable.add(ONO99)
-        parts: list[Text | str] = [Text("Your hand ", "bold")]
+        parts: list[Text | str] = [Text(self.tr("hand.title") + " ", "bold")]
         for i, card in enumerate(hand, 1):
             parts += ["   ", Text(f"#{i} ", "dim"), self.card_text(card, dim=card not in playable)]
         if not hand:
-            parts.append(" (empty)")
+            parts.append(" " + self.tr("hand.empty"))
         return Text.assemble(*parts)
 
     def outro(self) -> None:
-        s = self.state
-        r = self.rules
+        s, r, tr = self.state, self.rules, self.tr
         self.console.print()
-        self.console.rule(Text("Game over", "bold"))
-        rounds = f" after {s.round} rounds" if s.round > 1 else ""
-        end = "!" if self.human in s.winners else "."
-        self.console.print(Text(f"{self.narrator.result(s.winners)}{rounds}{end}", "bold green"))
+        self.console.rule(Text(tr("turn.over"), "bold"))
+        text = self.narrator.result(s.winners)
+        if s.round > 1:
+            text += " · " + tr.plural("term.rounds", s.round)
+        self.console.print(Text(text, "bold green"))
         if s.tokens is None and s.scores is None:
             order = [self.names[w] for w in s.winners] + [self.names[o] for o in reversed(s.out)]
-            self.console.print(Text("Finishing order: " + ", ".join(order)))
+            self.console.print(Text(tr("term.finishing", names=", ".join(order))))
             return
         table = Table(box=None, padding=(0, 2), show_edge=False)
-        table.add_column("player")
+        table.add_column(tr("term.col.player"))
         table.add_column(
-            "tokens left" if s.tokens is not None else f"score (target {r.target})", justify="right"
+            tr("term.col.tokens_left")
+            if s.tokens is not None
+            else tr("term.col.score", target=r.target),
+            justify="right",
         )
         table.add_column("")
         for seat, name in enumerate(self.names):
             value = (s.tokens or s.scores or ())[seat]
-            table.add_row(name, str(value), "winner" if seat in s.winners else "")
+            table.add_row(name, str(value), tr("end.winner") if seat in s.winners else "")
         print_block(self.console, table)
 
 
@@ -636,20 +680,18 @@ def _next_seat(v: View, seat: int) -> int | None:
     return None
 
 
-def match_text(rules: Rules) -> str:
+def match_text(rules: Rules, tr: Translator | None = None) -> str:
+    tr = tr or translator()
     if rules.match == "tokens":
-        return (
-            f"tokens match: {rules.tokens} tokens each; a lost round costs one, "
-            "and losing with none left puts you out"
-        )
+        return tr.plural("term.match.tokens", rules.tokens)
     if rules.match == "points":
-        how = (
-            "players at the target leave; the last one in wins"
-            if rules.variant == "last_standing"
-            else "the first time someone reaches it, the lowest score wins"
-        )
-        return f"points match to {rules.target}: {how}"
-    return "single game: the last player in wins"
+        return tr(f"term.match.points.{rules.variant}", target=rules.target)
+    return tr("term.match.single")
+
+
+def bot_label(name: str, tr: Translator) -> str:
+    """A bot's name for players: "Greedy (standard)"; a name the catalog lacks as it is."""
+    return tr(f"bot.{name}") if tr.has(f"bot.{name}") else name
 
 
 # --------------------------------------------------------------------------- records
@@ -720,7 +762,7 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     help="Bots for the other seats: one name for all, or one per seat.",
 )
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
-@click.option("--name", default=YOU, show_default=True, help="Your name in the log.")
+@click.option("--name", default=None, help="Your name in the log. [default: You, in your language]")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles. [default: random]")
 @click.option(
     "--delay",
@@ -743,17 +785,26 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     show_default=True,
     help="Show the expert's suggestion and win chances at every turn (type hint for one).",
 )
+@click.option(
+    "--lang",
+    default=None,
+    metavar="CODE",
+    envvar="ONO99_LANG",
+    help="Language of the game: en, el, mr, es, vi or hy. "
+    "[default: from $ONO99_LANG, then the locale ($LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)]",
+)
 @rule_options(exclude=("players",))
 def play_command(
     edition: str,
     players: int | None,
     bots_text: str,
     seat: int,
-    name: str,
+    name: str | None,
     seed: int | None,
     delay: float | None,
     save_path: Path | None,
     hints: bool,
+    lang: str | None,
     **options: Any,
 ) -> None:
     """Play ONO 99 in the terminal against bots.
@@ -767,13 +818,17 @@ def play_command(
     Exit status: 0 when the game ends or you quit, 1 when input ends first, 2 for bad
     options. The game record is saved either way.
     """
+    try:
+        tr = translator(parse_language(lang) if lang else from_environment())
+    except ValueError as exc:
+        raise BadOptions(f"--lang: {exc}") from None
     kinds = bot_list(bots_text)
     if players is None and len(kinds) > 1:
         players = len(kinds) + 1
     rules = build_rules(edition, {**rule_values(options), "players": players})
     if not 0 <= seat < rules.players:
         raise BadOptions(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
-    name = name.strip() or YOU
+    name = (name or "").strip() or tr("term.you")
     if seed is None:
         seed = secrets.randbelow(2**31)
     try:
@@ -797,19 +852,20 @@ def play_command(
         delay=wait,
         echo_input=not sys.stdin.isatty(),
         hints=hints,
+        tr=tr,
     )
     code = EXIT_OK
     try:
         game.run()
     except _Quit:
-        console.print(Text("You leave the game.", "bold"))
+        console.print(Text(tr("term.quit"), "bold"))
     except EOFError:
         console.print()
-        console.print(Text("End of input: the game stops here, unfinished.", "bold"))
+        console.print(Text(tr("term.eof"), "bold"))
         code = EXIT_FAILED
     except KeyboardInterrupt:
         console.print()
-        console.print(Text("Interrupted: the game stops here, unfinished.", "bold"))
+        console.print(Text(tr("term.interrupted"), "bold"))
         code = EXIT_INTERRUPTED
     path = save_path or default_record_path(seed)
     meta = {
@@ -818,13 +874,14 @@ def play_command(
         "bots": [None if b is None else b.name for b in bots],
         "human": seat,
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "lang": tr.lang,
     }
     try:
         save_record(game.state, path, meta)
     except OSError as exc:
         raise CliError(f"could not save the record to {path}: {exc.strerror or exc}") from None
-    console.print(Text.assemble("Record saved: ", (str(path), "bold"), f" (seed {seed})"))
-    console.print(Text(f"Replay it with: ono99 replay {path}", "dim"))
+    console.print(Text(tr("term.saved", path=str(path), seed=seed), "bold"))
+    console.print(Text(tr("term.replay_with", command=f"ono99 replay {path}"), "dim"))
     click.get_current_context().exit(code)
 
 

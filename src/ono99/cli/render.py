@@ -1,8 +1,9 @@
-"""Public events (``ono99.engine.Event``) told as log lines: "Ben plays 7 → 57".
+"""Public events (``ono99.engine.Event``) told as log lines, in the reader's language.
 
 The terminal game and ``ono99 replay`` share one ``Narrator``. It reads only public
 events plus two public facts about the state after them (who plays next and how many
 cards they owe), so it can narrate a live game from a seat's view without leaking anything.
+Its sentences are the browser log's (the ``log.*`` messages): one wording, two screens.
 """
 
 from __future__ import annotations
@@ -12,25 +13,25 @@ from typing import NamedTuple, Protocol
 
 from rich.console import Console, RenderableType
 
-from ..engine import CW, Event, Rules, display_name
-from ..engine.cards import PLAY2, REVERSE
+from ..engine import CW, Event, Rules
+from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from ..i18n import Translator, translator
 
-# Second-person forms of the verbs the log uses, for a player called "You".
-_YOU_FORMS = {
-    "is": "are",
-    "has": "have",
-    "plays": "play",
-    "busts": "bust",
-    "lays": "lay",
-    "draws": "draw",
-    "deals": "deal",
-    "loses": "lose",
-    "leaves": "leave",
-    "reaches": "reach",
-    "owes": "owe",
-    "wins": "win",
+_CARD_KEYS = {
+    MINUS_TEN: "card.minus10",
+    REVERSE: "card.reverse",
+    HOLD: "card.hold",
+    ONO99: "card.ono99",
 }
-YOU = "You"
+
+
+def card_label(card: int, edition: str, tr: Translator) -> str:
+    """A card's name as its players say it: "7", "Reverse", "Double Play" (1980)."""
+    if card <= 10:
+        return tr("card.number", n=card)
+    if card == PLAY2:
+        return tr("card.doubleplay" if edition == "1980" else "card.play2")
+    return tr(_CARD_KEYS[card])
 
 
 class Line(NamedTuple):
@@ -39,6 +40,7 @@ class Line(NamedTuple):
     text: str
     tone: str  # "round", "play", "bad", "info", "over"
     kind: str = ""  # the kind of event it tells
+    seat: int | None = None  # whose event it is
 
 
 class After(Protocol):
@@ -63,19 +65,29 @@ def print_block(console: Console, renderable: RenderableType) -> None:
         console.out(line.rstrip(), highlight=False)
 
 
-def cards_text(cards: Iterable[int], edition: str) -> str:
+def cards_text(cards: Iterable[int], edition: str, tr: Translator | None = None) -> str:
     """Cards as a player reads them: "10, Reverse, ONO 99"."""
-    names = [display_name(c, edition) for c in cards]
-    return ", ".join(names) if names else "no cards"
+    tr = tr or translator()
+    names = [card_label(c, edition, tr) for c in cards]
+    return ", ".join(names) if names else tr("cards.none")
 
 
 class Narrator:
-    """Turns a game's public events into log lines, keeping what it needs to say them well:
-    the round, the direction, who is out of the game and the running scores."""
+    """Turns a game's public events into log lines for one reader (``me``: their seat, or
+    None for an onlooker), keeping what it needs to say them well: the direction, who is out
+    of the game and the running scores."""
 
-    def __init__(self, names: Sequence[str], rules: Rules) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        rules: Rules,
+        tr: Translator | None = None,
+        me: int | None = None,
+    ) -> None:
         self.names = list(names)
         self.rules = rules
+        self.tr = tr or translator()
+        self.me = me
         self.round = 0
         self.direction = CW
         self.gone: set[int] = set()  # out of the game
@@ -85,137 +97,111 @@ class Narrator:
     # ---------------------------------------------------------------- words
 
     def name(self, seat: int | None) -> str:
-        return "nobody" if seat is None else self.names[seat]
+        if seat is None:
+            return self.tr("nobody")
+        return self.names[seat] if seat < len(self.names) else self.tr("seat.numbered", n=seat + 1)
 
-    def verb(self, seat: int | None, third: str) -> str:
-        """``third`` ("plays") agreeing with the seat's name ("You play", "Ana plays")."""
-        if seat is not None and self.names[seat] == YOU:
-            return _YOU_FORMS.get(third, third)
-        return third
-
-    def subject(self, seat: int | None, third: str) -> str:
-        return f"{self.name(seat)} {self.verb(seat, third)}"
-
-    def whose(self, seat: int) -> str:
-        return "your" if self.names[seat] == YOU else f"{self.names[seat]}'s"
+    def say(self, key: str, seat: int | None, **params: object) -> str:
+        """``key`` for a seat's event, or ``key.you`` when it is the reader's own."""
+        you = seat is not None and seat == self.me
+        return self.tr(f"{key}.you" if you else key, name=self.name(seat), **params)
 
     def card(self, card: int) -> str:
-        return display_name(card, self.rules.edition)
+        return card_label(card, self.rules.edition, self.tr)
 
     def list_names(self, seats: Sequence[int]) -> str:
-        names = [self.name(s) for s in seats]
-        if len(names) <= 1:
-            return "".join(names)
-        return ", ".join(names[:-1]) + " and " + names[-1]
+        return self.tr.list(self.tr("you") if s == self.me else self.name(s) for s in seats)
 
     # ---------------------------------------------------------------- events
 
     def lines(self, events: Iterable[Event], after: After | None = None) -> list[Line]:
         """The lines for ``events``, the public events of one step; ``after`` (a View or a
-        State) says who owes what next, for the "· You owe 2 cards" after a Play 2."""
-        out: list[Line] = []
-        for event in events:
-            out.append(self.line(event, after)._replace(kind=event.kind))
-        return out
+        State) says who owes what next, for the "· the next player owes 2 cards"."""
+        return [
+            self.line(event, after)._replace(kind=event.kind, seat=event.seat) for event in events
+        ]
 
     def line(self, ev: Event, after: After | None = None) -> Line:
-        kind, seat = ev.kind, ev.seat
+        kind, seat, tr = ev.kind, ev.seat, self.tr
         if kind == "deal":
             self.round = ev.data
             self.direction = CW
             self.resting.clear()
-            return Line(f"round {ev.data} · {self.subject(seat, 'deals')}", "round")
+            return Line(self.say("log.deal", seat, round=ev.data), "round")
         if kind == "play":
             return self._play(ev, after)
         if kind == "discard":
-            return Line(
-                f"{self.subject(seat, 'lays')} down four ONO 99s and "
-                f"{self.verb(seat, 'draws')} four new cards · total {ev.total}",
-                "play",
-            )
+            return Line(self.say("log.discard", seat, total=ev.total), "play")
         if kind == "draw":
-            return Line(f"{self.subject(seat, 'draws')} a card", "info")
+            return Line(self.say("log.draw", seat), "info")
         if kind == "lost_draw":
-            assert seat is not None
-            return Line(
-                f"{self.name(seat)} didn't draw in time: the draw is lost "
-                f"({self.whose(seat)} hand stays a card short)",
-                "bad",
-            )
+            return Line(self.say("log.lost_draw", seat), "bad")
         if kind == "reshuffle":
-            return Line(
-                f"the discard pile is shuffled into a new draw pile ({ev.data} cards)", "info"
-            )
+            return Line(tr.plural("log.reshuffle", ev.data), "info")
         if kind == "eliminated":
             assert seat is not None
             self.gone.add(seat)
-            return Line(
-                f"{self.subject(seat, 'is')} out: nothing can be played at {ev.total}; "
-                f"laid down: {cards_text(ev.data, self.rules.edition)}",
-                "bad",
-            )
+            cards = cards_text(ev.data, self.rules.edition, tr)
+            return Line(self.say("log.eliminated", seat, total=ev.total, cards=cards), "bad")
         if kind == "out_of_round":
             assert seat is not None
             self.resting.add(seat)
-            return Line(f"{self.subject(seat, 'is')} out of the round", "bad")
+            return Line(self.say("log.out_of_round", seat), "bad")
         if kind == "round_end":
             return self._round_end(ev)
         if kind == "lost_token":
-            left = "none left" if ev.data == 0 else f"{ev.data} left"
-            return Line(
-                f"round {self.round}: {self.subject(seat, 'loses')} a token ({left})", "bad"
-            )
+            return Line(self.say("log.lost_token", seat, left=ev.data), "bad")
         if kind == "left":
             assert seat is not None
             self.gone.add(seat)
             if self.rules.match == "points":
                 return Line(
-                    f"{self.subject(seat, 'reaches')} {self.scores[seat]} points "
-                    f"(target {self.rules.target}) and {self.verb(seat, 'leaves')} the game",
+                    self.say(
+                        "log.left.points", seat, score=self.scores[seat], target=self.rules.target
+                    ),
                     "bad",
                 )
-            return Line(
-                f"round {self.round}: {self.subject(seat, 'has')} no token left and "
-                f"{self.verb(seat, 'is')} out of the game",
-                "bad",
-            )
+            return Line(self.say("log.left.tokens", seat), "bad")
         if kind == "over":
-            return Line(f"game over: {self.result(ev.data)}", "over")
-        return Line(f"{kind} {seat if seat is not None else ''}".strip(), "info")
+            return Line(self.result(ev.data), "over")
+        return Line(tr("log.unknown", kind=kind), "info")
 
     def result(self, winners: Sequence[int]) -> str:
         if len(winners) == 1:
-            return self.subject(winners[0], "wins")
-        return f"{self.list_names(winners)} share the win"
+            return self.say("log.over.one", winners[0])
+        return self.tr("log.over.many", names=self.list_names(winners))
 
     def _play(self, ev: Event, after: After | None) -> Line:
-        seat, card = ev.seat, ev.card
+        seat, card, tr = ev.seat, ev.card, self.tr
         assert card is not None
         if ev.data == "bust":
-            return Line(f"{self.subject(seat, 'busts')} with {self.card(card)} → {ev.total}", "bad")
-        text = f"{self.subject(seat, 'plays')} {self.card(card)} → {ev.total}"
+            return Line(self.say("log.bust", seat, card=self.card(card), total=ev.total), "bad")
+        text = self.say("log.play", seat, card=self.card(card), total=ev.total)
         if card == REVERSE:
             self.direction = -self.direction
             if self.rules.players - len(self.gone | self.resting) > 2:  # two: it passes back
-                way = "clockwise" if self.direction == CW else "counter-clockwise"
-                text += f" · now {way}"
+                text += tr("log.now.cw" if self.direction == CW else "log.now.ccw")
         if ev.data == "deflect":
-            text += f" · {self.card(PLAY2)} passed on"
-        owes_two = card == PLAY2 or ev.data == "deflect"
-        if owes_two and after is not None and after.owed == 2 and after.to_play is not None:
-            text += f" · {self.subject(after.to_play, 'owes')} 2 cards"
+            text += tr("log.deflect", card=self.card(PLAY2))
+        elif card == PLAY2:
+            text += tr("log.play2", card=self.card(PLAY2))
         return Line(text, "play")
 
     def _round_end(self, ev: Event) -> Line:
         round_, gained = ev.data
         if gained is None:  # tokens: the round ends at the player who cannot play
             return Line(
-                f"round {round_} ends: {self.name(ev.seat)} can't play at {ev.total}", "bad"
+                self.say("log.round_end.tokens", ev.seat, round=round_, total=ev.total), "bad"
             )
         parts = []
         for seat, points in enumerate(gained):
-            if seat in self.gone:
-                continue
             self.scores[seat] += points
-            parts.append(f"{self.name(seat)} +{points} = {self.scores[seat]}")
-        return Line(f"round {round_} scores: " + ", ".join(parts), "round")
+            if seat not in self.gone and (points or self.scores[seat]):
+                parts.append(
+                    self.tr(
+                        "log.score", name=self.name(seat), points=points, score=self.scores[seat]
+                    )
+                )
+        return Line(
+            self.tr("log.round_end.points", round=round_, scores=self.tr.list(parts)), "round"
+        )

@@ -79,7 +79,9 @@ def describe(record: Record, states: list[State], console: Console) -> None:
             for s, (name, bot) in enumerate(zip(names, bots, strict=True))
         ]
         console.print(Text("players: " + " · ".join(players)), soft_wrap=True)
-    narrator = Narrator(names, rules)
+    human = record.meta.get("human")
+    me = human if isinstance(human, int) and 0 <= human < rules.players else None
+    narrator = Narrator(names, rules, me=me)
     seen = 0
     for i, state in enumerate(states):
         events = state.events()

@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..session import Settings
 from ..storage import SqliteStore
-from . import http
+from . import http, i18n
 from .config import ServerConfig
 from .hub import Hub, playable_bots
 from .websocket import table_socket
@@ -82,6 +82,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/t/{code}", page),
         Route("/t/{code}/replay/{game}", page),
         Route("/healthz", health),
+        Route("/i18n/languages", i18n.languages),
+        Route("/i18n/{lang}.json", i18n.catalog),
+        Route("/rules", i18n.rules_redirect),
+        Route("/rules/{lang}", i18n.rules_page),
         Route("/api/options", http.options),
         Route("/api/tables", http.create_table, methods=["POST"]),
         Route("/api/tables/{code}", http.table_info),

@@ -1,17 +1,23 @@
 // The one page: it reads the address and shows home, a table, or a replay.
-import { loadCatalog, t } from "./i18n.js";
+import { availableLanguages, chooseLanguage, language, loadCatalog, rememberLanguage, t } from "./i18n.js";
 import { h } from "./dom.js";
 import { showHome } from "./home.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
 async function main() {
-  await loadCatalog("en");
+  await loadCatalog(await chooseLanguage());
   document.title = t("app.title");
   document.getElementById("skip").textContent = t("nav.skip");
   document.getElementById("bar").replaceChildren(
     h("a", { href: "/", class: "brand" }, t("app.name")),
-    h("nav", { "aria-label": t("nav.label") }, h("a", { href: "/" }, t("nav.new_table"))),
+    h(
+      "nav",
+      { "aria-label": t("nav.label") },
+      h("a", { href: "/" }, t("nav.new_table")),
+      h("a", { href: `/rules/${language()}`, target: "_blank", rel: "noopener" }, t("nav.rules")),
+    ),
+    languagePicker(),
   );
   const root = document.getElementById("app");
   const path = location.pathname;
@@ -20,6 +26,26 @@ async function main() {
   m = path.match(/^\/t\/([^/]+)\/?$/);
   if (m) return showTable(root, m[1]);
   return showHome(root);
+}
+
+// The picker names each language in itself; a change reloads the page in the new language
+// (a seat at a table is kept: its token is in this browser).
+function languagePicker() {
+  const select = h(
+    "select",
+    {
+      id: "language",
+      "aria-label": t("nav.language"),
+      onchange: (event) => {
+        rememberLanguage(event.target.value);
+        location.reload();
+      },
+    },
+    availableLanguages().map(({ code, name }) =>
+      h("option", { value: code, lang: code, selected: code === language() }, name),
+    ),
+  );
+  return h("label", { class: "language" }, h("span", { class: "sr-only" }, t("nav.language")), select);
 }
 
 main();

@@ -1,12 +1,33 @@
-// Every string a person reads comes from one catalog (i18n/<lang>.json): keys to texts with
-// {placeholders}. Plurals are separate keys ending in .one / .other (and whatever other
-// categories Intl.PluralRules gives a language), chosen by tn().
+// Every string a person reads comes from one catalog, /i18n/<lang>.json, which the server
+// makes from the gettext catalogs: keys to texts with {placeholders}. Plurals are separate
+// keys ending in .one / .other (and whatever other categories Intl.PluralRules gives a
+// language), chosen by tn(). Each reader picks a language; it is remembered in this browser.
 
+const CHOSEN = "ono99.lang";
 let messages = {};
 let lang = "en";
+let languages = [{ code: "en", name: "English" }];
+
+// The reader's language: the one they picked here before, else the server's pick from the
+// browser's preferred languages.
+export async function chooseLanguage() {
+  const response = await fetch("/i18n/languages");
+  const doc = await response.json();
+  languages = doc.languages;
+  const saved = localStorage.getItem(CHOSEN);
+  return languages.some((l) => l.code === saved) ? saved : doc.default;
+}
+
+export function availableLanguages() {
+  return languages;
+}
+
+export function rememberLanguage(code) {
+  localStorage.setItem(CHOSEN, code);
+}
 
 export async function loadCatalog(code = "en") {
-  const response = await fetch(`/static/i18n/${code}.json`);
+  const response = await fetch(`/i18n/${code}.json`);
   messages = await response.json();
   lang = code;
   document.documentElement.lang = code;
@@ -35,8 +56,10 @@ export function tn(key, count, params = {}) {
   return t(chosen, { count: formatNumber(count), ...params });
 }
 
+// Latin digits in every language, as the cards print them (CLDR's default for Marathi is
+// Devanagari digits; the terminal game makes the same choice through Babel).
 export function formatNumber(n) {
-  return new Intl.NumberFormat(lang).format(n);
+  return new Intl.NumberFormat(`${lang}-u-nu-latn`).format(n);
 }
 
 export function listOf(items) {

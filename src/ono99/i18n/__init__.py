@@ -1,0 +1,30 @@
+"""ono99 in six languages: gettext catalogs (via Babel), language choice, the rules pages.
+
+The engine never speaks a language; the terminal game and the browser client turn its
+events into sentences here, each for its own reader.
+"""
+
+from .catalog import Translator, fill, load_catalog, translator
+from .languages import (
+    DEFAULT,
+    LANGUAGES,
+    UnknownLanguageError,
+    from_accept_language,
+    from_environment,
+    parse_language,
+)
+from .rules import rules_markdown
+
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "Translator",
+    "UnknownLanguageError",
+    "fill",
+    "from_accept_language",
+    "from_environment",
+    "load_catalog",
+    "parse_language",
+    "rules_markdown",
+    "translator",
+]
