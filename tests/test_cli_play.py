@@ -22,9 +22,10 @@ from click.testing import CliRunner
 
 from ono99.cli.main import main
 from ono99.cli.play import MoveError, parse_move, why_not
+from ono99.cli.render import card_label
 from ono99.engine import DISCARD, DRAW, PLAY, View, load_record, make_rules, new_game, replay, view
 from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
-from ono99.i18n import translator
+from ono99.i18n import LANGUAGES, translator
 
 GARBAGE = ["banana", "9", "play 99", "?", "help"]
 MOVES = ["1", "#1", "#2", "#3", "#4", "d"]
@@ -305,3 +306,78 @@ def test_every_command_has_a_description_and_an_example(command: list[str]) -> N
     assert lines[2].strip()  # the one-line description
     assert "Examples:" in result.output
     assert re.search(r"^\s+ono99 \w+", result.output.split("Examples:")[1], re.M)
+
+
+def test_card_names_and_commands_in_the_players_language() -> None:
+    """Each language's card names and command words work, with or without accents."""
+    hand = (MINUS_TEN, REVERSE, PLAY2, 7)
+    legal = [PLAY[MINUS_TEN], PLAY[REVERSE], PLAY[PLAY2], PLAY[7]]
+    for lang in LANGUAGES:
+        tr = translator(lang)
+        for card in (REVERSE, PLAY2):
+            name = card_label(card, "2022", tr)
+            assert parse_move(name, hand, legal, "2022", tr) is PLAY[card], (lang, name)
+            assert parse_move(name.upper(), hand, legal, "2022", tr) is PLAY[card], (lang, name)
+        draw = tr("term.words.draw").split(",")[0]
+        assert parse_move(draw, hand, [DRAW], "2022", tr) is DRAW, (lang, draw)
+    vi = translator("vi")
+    assert parse_move("dao nguoc", hand, legal, "2022", vi) is PLAY[REVERSE]
+    assert parse_move("r", hand, legal, "2022", vi) is PLAY[REVERSE]  # short words everywhere
+
+
+# --------------------------------------------------------------------------- languages
+
+# Latin letters allowed in a Greek, Marathi or Armenian transcript: the brand, the bots'
+# names, what the scripted player typed (echoed), key names.
+_ALLOWED = re.compile(
+    r"ONO 99|ONO|Ana|Ben|Chloé|Dev|Eun|Femi|Gus|Ctrl-C|Ctrl|Enter|banana|play 99|help|"
+    r"ono99 replay|\b[a-zA-Z]\b"
+)
+_ENGLISH = {"the", "and", "you", "your", "card", "cards", "player", "turn", "round", "game",
+            "wins", "table", "seat", "hand", "points", "tokens", "plays", "pile", "out",
+            "score", "legal", "moves", "draw", "hint", "record", "saved"}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        "--seed 3",
+        "--edition 1980 --players 3 --seed 5",
+        "--match points --target 100 --draw-penalty --seed 11 --hints",
+    ],
+    ids=["2022", "1980-tokens", "points-draw-penalty"],
+)
+def test_a_whole_game_through_pipes_in_each_language(lang: str, args: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    done = run_cli(
+        ["play", "--lang", lang, *args.split(), "--save", str(record)], script(), tmp_path
+    )
+    out = done.stdout
+    assert done.returncode == 0, done.stderr + out[-2000:]
+    assert done.stderr == "" and "Traceback" not in out
+    assert load_record(record.read_text(encoding="utf-8")).meta["lang"] == lang
+    text = out.replace(str(record), "")
+    if lang in ("el", "mr", "hy"):
+        leftovers = re.findall(r"[A-Za-z]{2,}", _ALLOWED.sub("", text))
+        assert not leftovers, sorted(set(leftovers))
+    else:
+        words = set(re.findall(r"[a-z]+", text.lower())) & _ENGLISH
+        assert not words, words
+    # The person's own moves are told in their language, and the game reached its end.
+    assert translator(lang)("term.you") in out
+    assert translator(lang)("turn.over") in out
+
+
+def test_the_locale_chooses_the_language(tmp_path: Path) -> None:
+    env_lang = {**os.environ, "LANG": "es_ES.UTF-8", "LANGUAGE": "", "LC_ALL": "", "ONO99_LANG": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "ono99", "play", "--seed", "3", "--save", str(tmp_path / "g.json")],
+        input="quit\n", capture_output=True, text=True, encoding="utf-8",
+        env={**env_lang, "ONO99_HOME": str(tmp_path)}, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert translator("es")("term.quit") in done.stdout
+    bad = run_cli(["play", "--lang", "klingon"], "", tmp_path)
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("error: --lang: unknown language 'klingon'; known: en (English)")

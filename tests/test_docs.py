@@ -25,3 +25,17 @@ def test_readme_python_example_runs(index: int, capsys: pytest.CaptureFixture[st
 def test_readme_links_point_to_files() -> None:
     for target in re.findall(r"\]\(([^)#:]+)\)", README):
         assert (ROOT / target).exists(), target
+
+
+def test_readme_commands_exist() -> None:
+    from ono99.cli.main import main
+
+    used = set(re.findall(r"\./ono99 ([a-z]+)", README))
+    assert {"play", "serve", "rules"} <= used
+    assert used <= set(main.commands), used - set(main.commands)
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "docs").glob("*.md")), ids=lambda p: p.name)
+def test_doc_links_point_to_files(page: Path) -> None:
+    for target in re.findall(r"\]\(([^)#:]+)\)", page.read_text(encoding="utf-8")):
+        assert (page.parent / target).exists(), (page.name, target)

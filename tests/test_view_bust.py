@@ -12,9 +12,7 @@ from ono99.engine import apply_unchecked, is_bust, legal_actions, make_rules, ne
 @pytest.mark.parametrize("bust_total", ["unchanged", "keep", "reset"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_must_bust_matches_engine_in_points_matches(bust_total: str, players: int) -> None:
-    rules = make_rules(
-        "1980", players=players, match="points", target=100, bust_total=bust_total
-    )
+    rules = make_rules("1980", players=players, match="points", target=100, bust_total=bust_total)
     rng = random.Random(f"{bust_total}{players}")
     busts = 0
     for game in range(30):

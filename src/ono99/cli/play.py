@@ -18,6 +18,7 @@ import os
 import secrets
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -117,7 +118,12 @@ _COMMANDS = {
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.strip().lower().split())
+    """Input as compared: lowercase, single spaces, composed (NFC) and without accents, so
+    "dao nguoc" and "đảo ngược", or "Αντιστροφη" and "αντιστροφή", name the same card."""
+    text = unicodedata.normalize("NFD", " ".join(text.strip().lower().split()))
+    # Marks that sit on Latin, Greek and Armenian letters; Devanagari's vowel signs stay.
+    text = "".join(ch for ch in text if not ("\u0300" <= ch <= "\u036f"))
+    return unicodedata.normalize("NFC", text).replace("đ", "d")
 
 
 def command_words(command: str, tr: Translator) -> set[str]:
@@ -414,7 +420,8 @@ class TerminalGame:
         events = v.events
         fresh, self.seen = events[self.seen :], len(events)
         for line in self.narrator.lines(fresh, v):
-            self.print_line(line)
+            if line.kind != "over":  # the end screen says it (outro)
+                self.print_line(line)
 
     def print_line(self, line: Line) -> None:
         if line.tone == "round":
@@ -571,7 +578,7 @@ class TerminalGame:
             bot = self.bots[seat]
             who = Text(name, "bold green" if seat == self.human else "")
             if bot is not None:
-                who.append(f" ({bot_label(bot.name, tr)})", "dim")
+                who = Text(tr("term.player_bot", name=name, bot=bot_label(bot.name, tr)))
             status = v.status[seat]
             note: list[str] = []
             if status == "out":
@@ -623,7 +630,7 @@ class TerminalGame:
             return out
         if v.owed == 2:
             deflectors = [card_label(c, r.edition, tr) for c in sorted(r.deflectors) if c in r.deck]
-            text = tr("term.warn.owe2", card=play2, cards=tr.list(deflectors))
+            text = tr("term.warn.owe2", card=play2, cards=tr.list(deflectors, style="or"))
             if not r.play2_deflects_play2:
                 text += " " + tr("term.warn.owe2_not_first", card=play2)
             out.append(Text("⚠ " + text, "bold yellow"))

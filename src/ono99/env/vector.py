@@ -121,10 +121,17 @@ def greedy_actions(games: np.ndarray, rules: Rules, mask: np.ndarray) -> np.ndar
     take(mask[:, _DRAW], _DRAW)
     take(mask[:, _DISCARD], _DISCARD)
     if rules.match == "points":
+        # A bust (M3) is when no legal card is one that keeps the total at most max_total,
+        # as the engine's playable_cards (and View.must_bust) decide it.
+        top = rules.max_total
         numbers = np.arange(11)
-        fits = plays[:, :11] & (total[:, None] + numbers[None, :] <= rules.max_total)
-        safe = fits.any(axis=1) | plays[:, MINUS_TEN]
-        safe |= plays[:, MINUS_TEN + 1 :].any(axis=1) & (total <= rules.max_total)
+        fits = plays[:, :11] & (total[:, None] + numbers[None, :] <= top)
+        after_minus = total - 10 if rules.negative_totals else np.maximum(total - 10, 0)
+        safe = fits.any(axis=1) | (plays[:, MINUS_TEN] & (after_minus <= top))
+        safe |= (plays[:, REVERSE] | plays[:, HOLD]) & (total <= top)
+        play2_ok = (owed == 1) | rules.play2_deflects_play2
+        safe |= plays[:, PLAY2] & (total <= top) & play2_ok
+        safe |= plays[:, ONO99]  # only ever legal when it is playable (X3)
         costliest = np.argmax(np.where(plays, _POINTS_KEY[None, :], -1), axis=1)
         take(np.asarray(plays.any(axis=1) & ~safe, dtype=np.bool_), costliest)
     take(plays[:, ONO99], ONO99)

@@ -94,8 +94,9 @@ class Translator:
     def number(self, n: float) -> str:
         return format_decimal(n, locale=self.locale, numbering_system="latn")
 
-    def list(self, items: Iterable[str]) -> str:
-        return format_list(list(items), locale=self.locale)
+    def list(self, items: Iterable[str], style: str = "standard") -> str:
+        """Items as a list: "A, B and C", or with style "or", "A, B or C"."""
+        return format_list(list(items), style=style, locale=self.locale)
 
 
 @functools.cache

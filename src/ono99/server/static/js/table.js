@@ -628,7 +628,7 @@ class TableView {
     if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
     const v = this.game?.view;
     if (!v || v.hand === null || this.screen !== "game") return;
-    const key = e.key.toLowerCase();
+    const key = physicalKey(e);
     if (key === "d" && v.legal.includes("draw")) {
       this.act("draw");
       e.preventDefault();
@@ -649,4 +649,13 @@ class TableView {
       e.preventDefault();
     }
   }
+}
+
+// The key by its place on the keyboard, so that D, X, T, H and 1–9 work the same with a
+// Greek, Armenian or Devanagari layout as with a Latin one.
+function physicalKey(e) {
+  const code = e.code || "";
+  if (/^Key[A-Z]$/.test(code)) return code.slice(3).toLowerCase();
+  if (/^(Digit|Numpad)[0-9]$/.test(code)) return code.slice(-1);
+  return (e.key || "").toLowerCase();
 }
