@@ -15,6 +15,7 @@ import io
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Literal
 
 from babel import Locale
 from babel.lists import format_list
@@ -94,7 +95,7 @@ class Translator:
     def number(self, n: float) -> str:
         return format_decimal(n, locale=self.locale, numbering_system="latn")
 
-    def list(self, items: Iterable[str], style: str = "standard") -> str:
+    def list(self, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
         """Items as a list: "A, B and C", or with style "or", "A, B or C"."""
         return format_list(list(items), style=style, locale=self.locale)
 
