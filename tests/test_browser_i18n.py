@@ -117,7 +117,35 @@ async def missing_glyphs(page: Page) -> list[str]:
     return problems
 
 
+# Latin-letter words a Greek, Marathi or Armenian reader may meet: the brand, the players'
+# and bots' names, the language picker's own names, table codes and links, key letters.
+LATIN_OK = re.compile(
+    r"https?://\S+|O'NO 99|ONO 99|ONO|Mattel|International Games|Ana|Ben|Chloé|Dev|"
+    r"English|Español|Tiếng Việt|\b[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}\b|\b[A-Z]\b"
+)
+# On the rules page, the printed names of the cards (once, in the cards table) and what a
+# player types in the terminal (options, flags, commands) stay as they are.
+RULES_LATIN_OK = re.compile(
+    r"\((Reverse|Play 2|Double Play|Hold)[^)]*\)|Reverse|Play 2|Double Play|Hold|"
+    r"ono99 play[^\n]*|--[a-z0-9-]+|\b[a-z_0-9]+_[a-z_0-9]+\b|\b(single|tokens|points|"
+    r"unchanged|keep|reset|players|match|target|variant|edition)\b|RULES\.md|\b[A-Z][0-9]\b|"
+    r"\bN\b|§8|\bon\b|\boff\b"
+)
+
+
+async def english_words(page: Page, lang: str, rules: bool = False) -> list[str]:
+    """Latin-script words on screen where a Greek, Marathi or Armenian reader should meet
+    none (an empty list for other languages: their script is Latin)."""
+    if lang not in ("el", "mr", "hy"):
+        return []
+    text = LATIN_OK.sub(" ", await page.locator("body").inner_text())
+    if rules:
+        text = RULES_LATIN_OK.sub(" ", text)
+    return re.findall(r"[A-Za-z]{2,}", text)
+
+
 async def check_screen(page: Page, lang: str, name: str, folder: Path) -> None:
+    assert await english_words(page, lang, rules=name == "rules") == [], (lang, name)
     await fits_width(page)
     missing = await missing_glyphs(page)
     assert not missing, f"{lang} {name}: {missing[:10]}"
