@@ -4,6 +4,7 @@ and the narrator that tells events as log lines."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +203,13 @@ def test_narrator_rounds_tokens_and_scores() -> None:
         "Ben reaches 225 points (target 200) and leaves the game"
     )
     assert "Ben" not in points.line(Event("round_end", None, None, 9, (3, (1, 0, 2)))).text
+
+
+@pytest.mark.parametrize("lang", ["el", "mr", "hy"])
+@pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.name.split(".")[0])
+def test_replay_in_other_scripts_has_no_english(lang: str, record: Path) -> None:
+    """The game's last line points players here, so it speaks their language too."""
+    result = invoke(str(record), "--lang", lang)
+    assert result.exit_code == 0, result.output
+    text = result.stdout.replace("ONO 99", "")
+    assert re.findall(r"[A-Za-z]{2,}", text) == []

@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.text import Text
 
 from ..engine import OUT, Ono99Error, Record, State, load_record, replay_states, summarize
-from .options import CliError
+from ..i18n import Translator, from_environment, parse_language, translator
+from .options import BadOptions, CliError
 from .play import match_text
 from .render import Narrator, cards_text
 
@@ -45,43 +46,52 @@ def all_states(record: Record) -> list[State]:
         raise CliError(str(exc)) from None
 
 
-def seat_names(record: Record) -> tuple[list[str], list[str | None]]:
+def seat_names(record: Record, tr: Translator | None = None) -> tuple[list[str], list[str | None]]:
     """Player names and bot kinds from the record's meta, when it has usable ones."""
+    tr = tr or translator()
     n = record.rules.players
     names = record.meta.get("names")
     if not (isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)):
-        names = [f"seat {s}" for s in range(n)]
+        names = [tr("replay.seat", seat=s) for s in range(n)]
     bots = record.meta.get("bots")
     if not (isinstance(bots, list) and len(bots) == n):
         bots = [None] * n
     return names, [b if isinstance(b, str) else None for b in bots]
 
 
-def describe(record: Record, states: list[State], console: Console) -> None:
+def describe(
+    record: Record, states: list[State], console: Console, tr: Translator | None = None
+) -> None:
     """The readable play-by-play."""
+    tr = tr or translator()
     rules = record.rules
-    names, bots = seat_names(record)
+    names, bots = seat_names(record, tr)
     edition = rules.edition
-    extras = [f"{k}={v}" for k, v in rules.to_dict().items() if k not in ("edition", "players")]
-    head = f"ONO 99 · {edition} edition · {rules.players} players · {match_text(rules)}"
-    console.print(Text(head, "bold"), soft_wrap=True)
-    console.print(
-        Text(
-            f"seed {record.seed} · {len(record.actions)} actions"
-            + (f" · options: {', '.join(extras)}" if extras else ""),
-            "dim",
-        ),
-        soft_wrap=True,
+    extras = [
+        option_text(k, v, tr) for k, v in rules.to_dict().items() if k not in ("edition", "players")
+    ]
+    head = " · ".join(
+        [
+            "ONO 99",
+            tr(f"term.edition.{edition}"),
+            tr.plural("create.players.count", rules.players),
+            match_text(rules, tr),
+        ]
     )
-    if any(bots) or names != [f"seat {s}" for s in range(rules.players)]:
+    console.print(Text(head, "bold"), soft_wrap=True)
+    facts = [tr("replay.seed", seed=record.seed), tr.plural("replay.actions", len(record.actions))]
+    if extras:
+        facts.append(tr("replay.options", options=", ".join(extras)))
+    console.print(Text(" · ".join(facts), "dim"), soft_wrap=True)
+    if any(bots) or names != [tr("replay.seat", seat=s) for s in range(rules.players)]:
         players = [
             f"{s} {name}" + (f" ({bot})" if bot else "")
             for s, (name, bot) in enumerate(zip(names, bots, strict=True))
         ]
-        console.print(Text("players: " + " · ".join(players)), soft_wrap=True)
+        console.print(Text(tr("replay.players", players=" · ".join(players))), soft_wrap=True)
     human = record.meta.get("human")
     me = human if isinstance(human, int) and 0 <= human < rules.players else None
-    narrator = Narrator(names, rules, me=me)
+    narrator = Narrator(names, rules, tr, me=me)
     seen = 0
     for i, state in enumerate(states):
         events = state.events()
@@ -96,30 +106,42 @@ def describe(record: Record, states: list[State], console: Console) -> None:
             number = ""
         if any(e.kind == "deal" for e in fresh):
             dealt = [
-                f"{names[s]}: {cards_text(hand, edition)}"
+                f"{names[s]}: {cards_text(hand, edition, tr)}"
                 for s, hand in enumerate(state.hands)
                 if state.status[s] != OUT
             ]
-            console.print(Text("       hands · " + " | ".join(dealt), "dim"), soft_wrap=True)
+            console.print(
+                Text("       " + tr("replay.hands", hands=" | ".join(dealt)), "dim"), soft_wrap=True
+            )
     final = states[-1]
     console.print()
     if final.over:
-        rounds = f" after {final.round} rounds" if final.round > 1 else ""
-        console.print(Text(f"result: {narrator.result(final.winners)}{rounds}", "bold green"))
+        text = narrator.result(final.winners)
+        if final.round > 1:
+            text += " · " + tr.plural("term.rounds", final.round)
+        console.print(Text(tr("replay.result", result=text), "bold green"))
     else:
         assert final.to_play is not None
-        owes = f", owing {final.owed} cards" if final.owed == 2 else ""
+        key = "replay.unfinished.owes2" if final.owed == 2 else "replay.unfinished"
         console.print(
-            Text(
-                f"not finished: total {final.total}, {names[final.to_play]} to play{owes}", "bold"
-            ),
-            soft_wrap=True,
+            Text(tr(key, total=final.total, name=names[final.to_play]), "bold"), soft_wrap=True
         )
     standing = final.tokens if final.tokens is not None else final.scores
     if standing is not None:
-        label = "tokens left" if final.tokens is not None else "scores"
+        label = tr("term.col.tokens_left" if final.tokens is not None else "replay.scores")
         pairs = [f"{n}: {v}" for n, v in zip(names, standing, strict=True)]
         console.print(Text(f"{label} · " + " · ".join(pairs)), soft_wrap=True)
+
+
+def option_text(name: str, value: object, tr: Translator) -> str:
+    """A rule option as players read it: "Draw penalty: yes", "Match: Tokens (…)"."""
+    if isinstance(value, bool):
+        shown = tr("yes" if value else "no")
+    elif tr.has(f"option.{name}.{value}"):
+        shown = tr(f"option.{name}.{value}")
+    else:
+        shown = str(value)
+    return f"{tr(f'option.{name}')}: {shown}"
 
 
 def summary_json(state: State) -> str:
@@ -140,12 +162,24 @@ def summary_json(state: State) -> str:
     is_flag=True,
     help="Print the N4 summary of the final state as JSON instead.",
 )
-def replay_command(record: str, as_json: bool) -> None:
+@click.option(
+    "--lang",
+    default=None,
+    metavar="CODE",
+    envvar="ONO99_LANG",
+    help="Language of the play-by-play: en, el, mr, es, vi or hy. "
+    "[default: from $ONO99_LANG, then the locale]",
+)
+def replay_command(record: str, as_json: bool, lang: str | None) -> None:
     """Replay a saved game record, play by play.
 
     RECORD is a record file (RULES.md N3), or - for standard input. A bad record exits
     with status 1 and one line naming its first bad entry.
     """
+    try:
+        tr = translator(parse_language(lang) if lang else from_environment())
+    except ValueError as exc:
+        raise BadOptions(f"--lang: {exc}") from None
     rec = read_record(record)
     states = all_states(rec)
     if as_json:
@@ -154,4 +188,4 @@ def replay_command(record: str, as_json: bool) -> None:
     console = Console(
         force_terminal=sys.stdout.isatty(), highlight=False, emoji=False, soft_wrap=True
     )
-    describe(rec, states, console)
+    describe(rec, states, console, tr)
