@@ -14,6 +14,7 @@ import click
 
 from ..bots import BOTS
 from ..engine import EDITIONS, OPTIONS, Rules, RulesError, make_rules
+from ..i18n import LANGUAGES, Translator, from_environment, parse_language, translator
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -111,3 +112,23 @@ def bot_list(text: str) -> list[str]:
         if name not in BOTS:
             raise BadOptions(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
     return names
+
+
+def lang_option(f: F) -> F:
+    """``--lang CODE``, also read from $ONO99_LANG; without either, the locale decides."""
+    return click.option(
+        "--lang",
+        default=None,
+        metavar="CODE",
+        envvar="ONO99_LANG",
+        help=f"Language: {', '.join(LANGUAGES)}. "
+        "[default: $ONO99_LANG, then the locale ($LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)]",
+    )(f)
+
+
+def language_for(lang: str | None) -> Translator:
+    """The translator for ``--lang`` (or the locale); an unknown code is a bad option."""
+    try:
+        return translator(parse_language(lang) if lang else from_environment())
+    except ValueError as exc:
+        raise BadOptions(f"--lang: {exc}") from None

@@ -49,7 +49,7 @@ from ..engine import (
     view,
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ..i18n import Translator, from_environment, parse_language, translator
+from ..i18n import Translator, translator
 from .options import (
     EXIT_FAILED,
     EXIT_OK,
@@ -58,6 +58,8 @@ from .options import (
     bot_list,
     build_rules,
     edition_option,
+    lang_option,
+    language_for,
     rule_options,
     rule_values,
 )
@@ -792,14 +794,7 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     show_default=True,
     help="Show the expert's suggestion and win chances at every turn (type hint for one).",
 )
-@click.option(
-    "--lang",
-    default=None,
-    metavar="CODE",
-    envvar="ONO99_LANG",
-    help="Language of the game: en, el, mr, es, vi or hy. "
-    "[default: from $ONO99_LANG, then the locale ($LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)]",
-)
+@lang_option
 @rule_options(exclude=("players",))
 def play_command(
     edition: str,
@@ -825,10 +820,7 @@ def play_command(
     Exit status: 0 when the game ends or you quit, 1 when input ends first, 2 for bad
     options. The game record is saved either way.
     """
-    try:
-        tr = translator(parse_language(lang) if lang else from_environment())
-    except ValueError as exc:
-        raise BadOptions(f"--lang: {exc}") from None
+    tr = language_for(lang)
     kinds = bot_list(bots_text)
     if players is None and len(kinds) > 1:
         players = len(kinds) + 1

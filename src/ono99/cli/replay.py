@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.text import Text
 
 from ..engine import OUT, Ono99Error, Record, State, load_record, replay_states, summarize
-from ..i18n import Translator, from_environment, parse_language, translator
-from .options import BadOptions, CliError
+from ..i18n import Translator, translator
+from .options import CliError, lang_option, language_for
 from .play import match_text
 from .render import Narrator, cards_text
 
@@ -162,24 +162,14 @@ def summary_json(state: State) -> str:
     is_flag=True,
     help="Print the N4 summary of the final state as JSON instead.",
 )
-@click.option(
-    "--lang",
-    default=None,
-    metavar="CODE",
-    envvar="ONO99_LANG",
-    help="Language of the play-by-play: en, el, mr, es, vi or hy. "
-    "[default: from $ONO99_LANG, then the locale]",
-)
+@lang_option
 def replay_command(record: str, as_json: bool, lang: str | None) -> None:
     """Replay a saved game record, play by play.
 
     RECORD is a record file (RULES.md N3), or - for standard input. A bad record exits
     with status 1 and one line naming its first bad entry.
     """
-    try:
-        tr = translator(parse_language(lang) if lang else from_environment())
-    except ValueError as exc:
-        raise BadOptions(f"--lang: {exc}") from None
+    tr = language_for(lang)
     rec = read_record(record)
     states = all_states(rec)
     if as_json:
