@@ -1,0 +1,105 @@
+"""What limits the expert: the same search when it knows every hand but not the draw order.
+
+Run by hand (never part of the tests):
+
+    .venv/bin/python benchmarks/bench_bound.py --games 1000 --workers 2
+
+``hands`` is the expert's search (same worlds and rollouts) run on worlds that hold the true
+hands of every player and a freshly shuffled draw pile: perfect inference of what opponents
+hold, no knowledge of future draws. It is the best any card-counting, hand-reading player
+using this search can hope for; the ``oracle`` (which also knows the draw order) is the
+ceiling of skill. Game ``i`` uses seed ``SEED + i`` and seats the bot at ``i mod players``
+against ``greedy``, like benchmarks/bench_bots.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+from ono99.bots import make_bot
+from ono99.bots.determinize import unseen_counts
+from ono99.bots.expert import DEFAULT_MAX_ROLLOUTS, DEFAULT_WORLDS, Playout, candidates, search
+from ono99.bots.heuristic import HeuristicBot, Planner
+from ono99.engine import Action, Rules, Setup, State, View, legal_actions, make_rules, view
+from ono99.sim import play_game
+from ono99.sim.stats import wilson_interval
+
+_HEURISTIC = HeuristicBot()
+SETTINGS = {
+    "4p-2022": lambda: make_rules("2022", players=4),
+    "2p-2022": lambda: make_rules("2022", players=2),
+}
+
+
+class HandsKnownBot:
+    """The expert's search on worlds with the true hands and a reshuffled draw pile."""
+
+    name = "hands"
+    omniscient = True
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, v: View) -> Action:
+        raise TypeError("call choose_state")
+
+    def choose_state(self, state: State, seat: int) -> Action:
+        actions = candidates(legal_actions(state, seat))
+        if len(actions) == 1:
+            return actions[0]
+        own = view(state, seat)
+        prior = _HEURISTIC.choose(own)
+        actions.sort(key=lambda a: a is not prior)
+        rest = list(state.pile[state.pile_pos :])
+
+        def world(rng: random.Random) -> State:
+            pile = rest[:]
+            rng.shuffle(pile)
+            return state._replace(
+                pile=tuple(pile), pile_pos=0, setup=Setup(rng.getrandbits(62), state.setup.dealer)
+            )
+
+        return search(
+            world,
+            seat,
+            actions,
+            self._rng,
+            Playout(state.rules, Planner(state.rules, unseen_counts(own)), seat),
+            worlds=DEFAULT_WORLDS,
+            max_rollouts=DEFAULT_MAX_ROLLOUTS,
+        ).best()
+
+
+def one(args: tuple[str, int, int]) -> float:
+    setting, seed, i = args
+    rules: Rules = SETTINGS[setting]()
+    n = rules.players
+    me = i % n
+    bots = [HandsKnownBot(seed + i) if s == me else make_bot("greedy") for s in range(n)]
+    final = play_game(rules, bots, seed + i)
+    return 1 / len(final.winners) if me in final.winners else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", choices=sorted(SETTINGS))
+    args = parser.parse_args()
+    for setting in [args.only] if args.only else SETTINGS:
+        jobs = [(setting, args.seed, i) for i in range(args.games)]
+        with ProcessPoolExecutor(args.workers) as pool:
+            wins = sum(pool.map(one, jobs, chunksize=8))
+        low, high = wilson_interval(wins, args.games)
+        print(
+            f"{setting:8} hands-known expert vs greedy: {wins / args.games:.1%} "
+            f"[{low:.1%}, {high:.1%}] of {args.games} games",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
