@@ -37,7 +37,14 @@ def category_forms(lang: str) -> dict[str, int]:
 def browser_catalog(lang: str) -> dict[str, str]:
     """Key → text for the browser, English filling any gap."""
     lang = parse_language(lang)
-    out: dict[str, str] = {} if lang == DEFAULT else dict(browser_catalog(DEFAULT))
+    if lang == DEFAULT:
+        return own_entries(lang)
+    return {**browser_catalog(DEFAULT), **own_entries(lang)}
+
+
+def own_entries(lang: str) -> dict[str, str]:
+    """The browser's keys that ``lang``'s own catalog translates (no English fallback)."""
+    out: dict[str, str] = {}
     forms = category_forms(lang)
     for message in load_catalog(lang):
         if not message.id or message.fuzzy or not message.string:

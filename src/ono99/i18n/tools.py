@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import write_po
@@ -48,7 +49,7 @@ def _template() -> Catalog:
     return template
 
 
-def _write(catalog: Catalog, path) -> None:  # type: ignore[no-untyped-def]
+def _write(catalog: Catalog, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
         write_po(f, catalog, width=100, sort_output=True, include_previous=False)
