@@ -6,7 +6,7 @@ strength smoke runs that cannot flake (fixed seeds, low bars).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -23,7 +23,7 @@ from ono99.bots import (
     UnknownBotError,
     make_bot,
 )
-from ono99.bots.determinize import Determinizer, hidden_seats, unseen_counts
+from ono99.bots.determinize import Determinizer, hidden_seats, reshuffled_counts, unseen_counts
 from ono99.bots.expert import (
     Playout,
     greedy_policy,
@@ -43,6 +43,7 @@ from ono99.engine import (
     is_bust,
     legal_actions,
     make_rules,
+    new_game,
     view,
 )
 from ono99.engine.cards import counts
@@ -248,6 +249,55 @@ def _hidden(state: State, seat: int | None) -> list[int]:
     v = view(state, seat)
     cards = [c for s in hidden_seats(v) for c in state.hands[s]]
     return cards + list(state.pile[state.pile_pos :])
+
+
+def _after_a_reshuffle() -> Iterator[State]:
+    """States of a 1980 six-player tokens match (greedy at every seat) from its first
+    reshuffle in the middle of a round (round 10) to the end of that round."""
+    rules = make_rules("1980", players=6)
+    state = play_until(
+        rules, seed=4, stop=lambda s: reshuffled_counts(view(s, 0).events) is not None
+    )
+    start = state.round
+    while not state.over and state.round == start:
+        yield state
+        seat = next_actor(state)
+        state = apply_unchecked(state, seat, greedy_policy(state, seat, legal_actions(state, seat)))
+
+
+def play_until(rules: Rules, seed: int, stop: Callable[[State], bool]) -> State:
+    state = new_game(rules, seed=seed)
+    while not stop(state):
+        seat = next_actor(state)
+        state = apply_unchecked(state, seat, greedy_policy(state, seat, legal_actions(state, seat)))
+    return state
+
+
+def test_after_a_reshuffle_the_pile_holds_only_reshuffled_cards() -> None:
+    """T3: the new draw pile is the discard pile, every card of which was seen played; so a
+    world whose pile holds anything else is not consistent with the view."""
+    rng = random.Random(3)
+    forced_seen = 0
+    for state in _after_a_reshuffle():
+        reshuffled = reshuffled_counts(view(state, 0).events)
+        assert reshuffled is not None
+        truth = counts(state.pile[state.pile_pos :])
+        assert all(t <= r for t, r in zip(truth, reshuffled, strict=True))
+        for seat in range(state.rules.players):
+            if state.status[seat] != IN:
+                continue
+            v = view(state, seat)
+            sampler = Determinizer(v)
+            hidden = counts([c for s in hidden_seats(v) for c in state.hands[s]])
+            # The forced cards really are in the hidden hands.
+            assert all(f <= h for f, h in zip(counts(sampler.forced), hidden, strict=True))
+            forced_seen += len(sampler.forced)
+            for _ in range(5):
+                sample = sampler.sample(rng)
+                assert view(sample, seat) == v
+                pile = counts(sample.pile[sample.pile_pos :])
+                assert all(p <= r for p, r in zip(pile, reshuffled, strict=True))
+    assert forced_seen  # the constraint had something to do
 
 
 def test_a_laid_down_hand_is_never_redealt() -> None:

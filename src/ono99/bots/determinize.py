@@ -12,9 +12,18 @@ view for the seat equals the real one.
 Nothing hidden is ever read: the input is a ``View``, and the ``State`` is built with the
 public ``State(...)`` constructor.
 
+**After a reshuffle** (T3) the draw pile is made of cards everyone saw played, and nothing
+else: the pile can only hold what the reshuffled discard pile held. So an unseen card of a kind
+beyond what the reshuffle put back must be in a hidden hand — at the moment of a reshuffle the
+pile is empty, so every unseen card was in a hand. ``reshuffled_counts`` reads that pile from
+the public log; the sampler puts those *forced* cards in the hidden hands and deals the rest at
+random. (Cards the seat itself drew since are not told apart, so the bound is slightly loose,
+never wrong.)
+
 No inference is drawn from how the others played: not playing a card never proves not holding
 it (a player may keep a safe card for later), so every deal of the unseen cards consistent with
-the public record is treated as equally likely.
+the public record is treated as equally likely (uniform over the unforced cards, which
+approximates that).
 """
 
 from __future__ import annotations
@@ -39,6 +48,26 @@ def unseen_counts(v: View) -> list[int]:
         for card in cards:
             left[card] -= 1
     return left
+
+
+def reshuffled_counts(events: Sequence[Event]) -> list[int] | None:
+    """How many of each kind the last reshuffle of the current round put in the draw pile
+    (the discard pile at that moment, rebuilt from the public events), or None when the
+    round has had no reshuffle."""
+    discard = [0] * NUM_CARD_KINDS
+    pile: list[int] | None = None
+    for e in events:
+        if e.kind == "deal":  # a new round: a fresh deck
+            discard = [0] * NUM_CARD_KINDS
+            pile = None
+        elif e.kind == "play" and e.card is not None:
+            discard[e.card] += 1
+        elif e.kind == "discard" and e.card is not None:
+            discard[e.card] += 4
+        elif e.kind == "reshuffle":
+            pile = discard
+            discard = [0] * NUM_CARD_KINDS
+    return pile
 
 
 def hidden_seats(v: View) -> list[int]:
@@ -73,6 +102,22 @@ class Determinizer:
                 f"{need} places in hidden hands and the draw pile"
             )
         events = v.events
+        # Cards that cannot be in the draw pile (see the module doc), and the rest.
+        pile = reshuffled_counts(events)
+        forced = (
+            [0] * NUM_CARD_KINDS
+            if pile is None
+            else [max(0, k - p) for k, p in zip(left, pile, strict=True)]
+        )
+        self.forced: list[int] = [c for c in range(NUM_CARD_KINDS) for _ in range(forced[c])]
+        self.free: list[int] = [
+            c for c in range(NUM_CARD_KINDS) for _ in range(left[c] - forced[c])
+        ]
+        if len(self.forced) > sum(self.sizes):
+            raise ValueError(
+                f"the view does not add up: {len(self.forced)} unseen cards were never "
+                f"reshuffled into the draw pile, but the hidden hands hold {sum(self.sizes)}"
+            )
         deals = [e.seat for e in events if e.kind == "deal" and e.seat is not None]
         self.first_dealer = deals[0] if deals else v.dealer
         self.reshuffles = sum(1 for e in events if e.kind == "reshuffle")
@@ -85,9 +130,14 @@ class Determinizer:
 
     def deal(self, rng: random.Random) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """A random deal of the unseen cards: every seat's hand, and the draw pile (top
-        first)."""
-        cards = self.unseen[:]
+        first). Forced cards (see the module doc) go to the hidden hands."""
+        cards = self.free[:]
         rng.shuffle(cards)
+        if self.forced:
+            held = sum(self.sizes) - len(self.forced)
+            in_hands = self.forced + cards[:held]
+            rng.shuffle(in_hands)
+            cards = in_hands + cards[held:]
         hands = self.known_hands[:]
         pos = 0
         for s, k in zip(self.hidden, self.sizes, strict=True):
