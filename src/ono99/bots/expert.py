@@ -32,6 +32,11 @@ What a rollout plays to, and what it scores (RULES.md §7):
 Those chances are the estimates ``evaluate`` returns for hints. Instant answers: a single legal
 action, and an owed draw (drawing first only adds a card to choose from; a lost draw leaves the
 hand short for the round).
+
+``infer=True`` samples the worlds with ``inference.InferringSampler``, which leans each
+opponent's hand towards what its recent plays suggest (under a greedy model of play). It is
+off by default: against ``greedy``, 2,000 paired games showed no significant gain (2 players:
++1.7 ± 2.3 points; 4 players, 1,500 games: −1.1 ± 2.3; docs/bots.md).
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from ..engine import (
 from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
 from .determinize import Determinizer, unseen_counts
 from .heuristic import HeuristicBot, Planner
+from .inference import DEFAULT_ERROR, Inference, InferringSampler
 
 _HEURISTIC = HeuristicBot()
 
@@ -705,6 +711,8 @@ class ExpertBot:
         time_limit: float | None = None,
         plan: bool = True,
         z: float = DEFAULT_Z,
+        infer: bool = False,
+        error: float = DEFAULT_ERROR,
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -712,6 +720,8 @@ class ExpertBot:
         self.time_limit = time_limit
         self.plan = plan  # rollouts play the expert's own seat with the heuristic's planner
         self.z = z  # how sure the search must be to overrule the heuristic (standard errors)
+        self.infer = infer  # lean the sampled hands towards what the opponents' play suggests
+        self.error = error
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -746,7 +756,10 @@ class ExpertBot:
     def _search(self, view: View, actions: list[Action]) -> SearchResult:
         seat = view.seat
         assert seat is not None
-        sampler = Determinizer(view)
+        plain = Determinizer(view)
+        sampler = (
+            InferringSampler(plain, Inference(view, error=self.error)) if self.infer else plain
+        )
         planner = Planner(view.rules, unseen_counts(view)) if self.plan else None
         return search(
             sampler.sample,

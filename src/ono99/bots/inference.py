@@ -1,0 +1,218 @@
+"""Reading hands from play: what an opponent's recent plays say about the cards it holds.
+
+Every player must play, so each play is a choice, and a choice says something about the hand
+it was made from. The model here is ``greedy``'s way of choosing: a number played is the
+highest number that fitted; a special card played when no Play 2 had to be answered means no
+number fitted; not answering an owed Play 2 with a deflector means having none; and so on.
+Each recent play of an opponent becomes a **constraint**: a set of card kinds the opponent
+held none of at that moment.
+
+Cards drawn since may be of those kinds, so a constraint does not rule a hand out: a hand
+with ``k`` cards of the kinds is as likely as the chance that those ``k`` cards are all among
+the ones drawn since. Players are not all greedy, so each constraint is softened: it keeps a
+floor weight ``error`` (a play that no greedy player would make costs a world that factor, not
+its life), and a constraint that the opponent's own later plays contradict is dropped.
+
+Everything here is read from the public event log of a ``View``; no hidden card is used.
+``Inference.weight(hands)`` scores a sampled deal, and ``Determinizer``-style samplers keep a
+deal with that probability (rejection sampling), so the worlds a search imagines lean towards
+the hands the opponents' play suggests.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from math import comb
+
+from ..engine import Rules, State, View
+from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from .determinize import Determinizer
+
+DEFAULT_ERROR = 0.1  # the floor weight of a world that breaks one constraint
+DEFAULT_DEPTH = 3  # constraints kept per opponent: its last plays
+
+# greedy's emergency cards, in the order it plays them when no number fits
+_EMERGENCY = (PLAY2, HOLD, REVERSE, MINUS_TEN)
+
+
+class Constraint:
+    """At some past play the seat held no card of ``kinds``; ``drawn`` cards came in since
+    (net of later plays of those kinds, which must have been drawn too)."""
+
+    __slots__ = ("drawn", "kinds")
+
+    def __init__(self, kinds: frozenset[int], drawn: int) -> None:
+        self.kinds = kinds
+        self.drawn = drawn
+
+    def chance(self, hand: Sequence[int]) -> float:
+        """How likely ``hand`` is under the constraint: the chance its cards of ``kinds`` are
+        all among the ``drawn`` newest, if which cards are the newest is uniform."""
+        k = sum(1 for c in hand if c in self.kinds)
+        if k == 0:
+            return 1.0
+        n = len(hand)
+        new = min(self.drawn, n)
+        if k > new:
+            return 0.0
+        return comb(n - k, new - k) / comb(n, new)
+
+
+def kinds_not_held(
+    rules: Rules, total: int, owed: int, card: int, deflected: bool
+) -> frozenset[int]:
+    """The card kinds a greedy player did not hold when it played ``card`` at ``total``
+    owing ``owed`` cards (empty when the play says nothing)."""
+    if card == ONO99:
+        return frozenset()
+    room = rules.max_total - total
+    fits = min(10, room)
+    high = room <= 10
+    play2_ok = owed == 1 or rules.play2_deflects_play2
+    if deflected:
+        return frozenset()
+    kinds: set[int] = set()
+    if owed == 2:  # it did not answer the Play 2
+        kinds |= {c for c in (REVERSE, HOLD, PLAY2) if c in rules.deflectors and room >= 0}
+        if PLAY2 in kinds and not rules.play2_deflects_play2:
+            kinds.discard(PLAY2)
+    if card <= 10:
+        kinds |= set(range(card + 1, fits + 1))  # the highest number that fitted
+        if high and play2_ok and room >= 0:
+            kinds.add(PLAY2)  # at a high total greedy lays its Play 2 first
+    elif card == PLAY2 and high:
+        return frozenset(kinds) & _kinds_in_deck(rules)
+    else:
+        kinds |= set(range(0, fits + 1))  # no number fitted
+        if card in _EMERGENCY and room >= 0:
+            for better in _EMERGENCY[: _EMERGENCY.index(card)]:
+                if better == PLAY2 and not play2_ok:
+                    continue
+                if better == HOLD and HOLD not in rules.deflectors:
+                    continue
+                kinds.add(better)
+    return frozenset(kinds) & _kinds_in_deck(rules)
+
+
+@lru_cache(maxsize=64)
+def _kinds_in_deck(rules: Rules) -> frozenset[int]:
+    return frozenset(rules.deck)
+
+
+class Inference:
+    """The constraints on every opponent's hand, read from one view's public log."""
+
+    def __init__(self, v: View, *, depth: int = DEFAULT_DEPTH, error: float = DEFAULT_ERROR):
+        self.error = error
+        self.constraints: dict[int, list[Constraint]] = {}
+        if v.rules.draw_penalty:
+            return  # hands may run short at will: too loose a model to lean on
+        plays = _round_plays(v)
+        for seat in range(v.players):
+            if seat == v.seat:
+                continue
+            mine = [p for p in plays if p[0] == seat]
+            found: list[Constraint] = []
+            for i in range(len(mine) - 1, -1, -1):
+                if len(found) >= depth:
+                    break
+                _, total, owed, card, data = mine[i]
+                if data == "bust":
+                    continue
+                kinds = kinds_not_held(v.rules, total, owed, card, data == "deflect")
+                if not kinds:
+                    continue
+                later = mine[i + 1 :]
+                drawn = len(later) + 1 - sum(1 for p in later if p[3] in kinds)
+                if drawn < 0:
+                    continue  # its own later plays contradict the model
+                found.append(Constraint(kinds, drawn))
+            if found:
+                self.constraints[seat] = found
+
+    def fit(self, seat: int, hand: Sequence[int]) -> float:
+        """How well ``hand`` fits ``seat``'s play, from ``error``**m (m constraints broken
+        outright) up to 1."""
+        w = 1.0
+        error = self.error
+        for c in self.constraints.get(seat, ()):
+            w *= error + (1.0 - error) * c.chance(hand)
+        return w
+
+    def weight(self, hands: Sequence[Sequence[int]]) -> float:
+        """How well a deal of every hand fits the opponents' play (the product of ``fit``)."""
+        w = 1.0
+        for seat in self.constraints:
+            w *= self.fit(seat, hands[seat])
+        return w
+
+
+def _round_plays(v: View) -> list[tuple[int, int, int, int, str | None]]:
+    """The current round's plays: (seat, total before, cards owed before, card, data).
+    A four-ONO-99 discard ends what is known of the hand before it, so plays before a
+    seat's discard are dropped."""
+    plays: list[tuple[int, int, int, int, str | None]] = []
+    total, owed = 0, 1
+    for e in v.events:
+        kind = e.kind
+        if kind == "deal":
+            plays, total, owed = [], 0, 1
+        elif kind == "play" and e.seat is not None and e.card is not None:
+            plays.append((e.seat, total, owed, e.card, e.data))
+            if e.total is not None:
+                total = e.total
+            if e.data == "bust":
+                owed = 1
+            elif e.data == "deflect" or e.card == PLAY2:
+                owed = 2
+            else:
+                owed = 1
+        elif kind == "discard":
+            plays = [p for p in plays if p[0] != e.seat]
+            owed = 1
+        elif kind in ("eliminated", "out_of_round"):
+            owed = 1  # P6: the obligation lapses
+    return plays
+
+
+MAX_TRIES = 20  # hands tried per seat before the last one is taken as it is
+
+
+class InferringSampler:
+    """``Determinizer.sample``, leaning on the inference: the hidden hands are dealt one seat
+    at a time from the unseen cards left, and a seat's hand is kept with probability
+    ``Inference.fit`` (at most ``MAX_TRIES`` tries); the cards left make the draw pile, in
+    random order. After a reshuffle, whose forced cards tie the seats together, the whole
+    deal is accepted or rejected at once."""
+
+    def __init__(self, sampler: Determinizer, inference: Inference) -> None:
+        self.sampler = sampler
+        self.inference = inference
+
+    def sample(self, rng: random.Random) -> State:
+        sampler = self.sampler
+        inference = self.inference
+        if not inference.constraints:
+            return sampler.sample(rng)
+        if sampler.forced:
+            for _ in range(MAX_TRIES):
+                hands, pile = sampler.deal(rng)
+                if rng.random() < inference.weight(hands):
+                    break
+            return sampler.state(hands, pile, rng.getrandbits(62))
+        pool = sampler.free[:]
+        dealt = sampler.known_hands[:]
+        for seat, size in zip(sampler.hidden, sampler.sizes, strict=True):
+            n = len(pool)
+            picked = rng.sample(range(n), size)
+            for _ in range(MAX_TRIES - 1):
+                if rng.random() < inference.fit(seat, [pool[i] for i in picked]):
+                    break
+                picked = rng.sample(range(n), size)
+            taken = set(picked)
+            dealt[seat] = tuple(sorted(pool[i] for i in picked))
+            pool = [c for i, c in enumerate(pool) if i not in taken]
+        rng.shuffle(pool)
+        return sampler.state(dealt, tuple(pool), rng.getrandbits(62))
