@@ -39,8 +39,12 @@ class HandsKnownBot:
     name = "hands"
     omniscient = True
 
-    def __init__(self, seed: int) -> None:
+    def __init__(
+        self, seed: int, worlds: int = DEFAULT_WORLDS, rollouts: int = DEFAULT_MAX_ROLLOUTS
+    ) -> None:
         self._rng = random.Random(seed)
+        self.worlds = worlds
+        self.rollouts = rollouts
 
     def choose(self, v: View) -> Action:
         raise TypeError("call choose_state")
@@ -67,17 +71,20 @@ class HandsKnownBot:
             actions,
             self._rng,
             Playout(state.rules, Planner(state.rules, unseen_counts(own)), seat),
-            worlds=DEFAULT_WORLDS,
-            max_rollouts=DEFAULT_MAX_ROLLOUTS,
+            worlds=self.worlds,
+            max_rollouts=self.rollouts,
         ).best()
 
 
-def one(args: tuple[str, int, int]) -> float:
-    setting, seed, i = args
+def one(args: tuple[str, int, int, int, int]) -> float:
+    setting, seed, i, worlds, rollouts = args
     rules: Rules = SETTINGS[setting]()
     n = rules.players
     me = i % n
-    bots = [HandsKnownBot(seed + i) if s == me else make_bot("greedy") for s in range(n)]
+    bots = [
+        HandsKnownBot(seed + i, worlds, rollouts) if s == me else make_bot("greedy")
+        for s in range(n)
+    ]
     final = play_game(rules, bots, seed + i)
     return 1 / len(final.winners) if me in final.winners else 0.0
 
@@ -88,9 +95,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", choices=sorted(SETTINGS))
+    parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, help="worlds per decision")
+    parser.add_argument(
+        "--rollouts", type=int, default=DEFAULT_MAX_ROLLOUTS, help="cap on worlds × actions"
+    )
     args = parser.parse_args()
+    print(f"search budget: {args.worlds} worlds, at most {args.rollouts} rollouts", flush=True)
     for setting in [args.only] if args.only else SETTINGS:
-        jobs = [(setting, args.seed, i) for i in range(args.games)]
+        jobs = [(setting, args.seed, i, args.worlds, args.rollouts) for i in range(args.games)]
         with ProcessPoolExecutor(args.workers) as pool:
             wins = sum(pool.map(one, jobs, chunksize=8))
         low, high = wilson_interval(wins, args.games)
