@@ -24,6 +24,20 @@ HINT_HEAD = re.compile(r"^  Hint \(expert\): estimated chance to win( the match)
 HINT_LINE = re.compile(r"^    (\S.*?) +(\d+)%(  ◀ suggested)?$")
 
 
+CLOSE_NOTE = "    A higher figure that is not suggested is within the search's margin of error."
+
+
+def close_notes(out: str) -> list[bool]:
+    """For each hint shown, whether the margin-of-error note follows its moves."""
+    lines = out.splitlines()
+    notes = []
+    for i, line in enumerate(lines):
+        if HINT_HEAD.match(line):
+            rest = [row for row in lines[i + 1 :] if not HINT_LINE.match(row)]
+            notes.append(bool(rest) and rest[0] == CLOSE_NOTE)
+    return notes
+
+
 def hint_blocks(out: str) -> list[list[tuple[str, int, bool]]]:
     """Each hint shown: its lines as (move, percent, suggested)."""
     blocks = []
@@ -55,6 +69,10 @@ def test_hints_flag_shows_a_hint_before_every_move(tmp_path: Path) -> None:
         others = [p for _, p, _ in block[1:]]  # after the suggestion, likeliest first
         assert others == sorted(others, reverse=True)
         assert all(0 <= p <= 100 for _, p, _ in block)
+    # A move shown above the suggestion gets a word on the margin of error, and only then.
+    notes = close_notes(out)
+    higher = [max((p for _, p, _ in b[1:]), default=-1) > b[0][1] for b in blocks]
+    assert notes == higher
 
 
 def test_hint_at_the_prompt(tmp_path: Path) -> None:

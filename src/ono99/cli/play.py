@@ -526,6 +526,9 @@ class TerminalGame:
             pad = " " * (width - len(name.plain))
             percent = tr("term.percent", n=tr.number(round(chance * 100)))
             lines.append(Text.assemble("    ", name, pad, f"  {percent:>4}", mark))
+        shown = [round(chance * 100) for _, chance in scored]
+        if max(shown[1:], default=0) > shown[0]:
+            lines.append(Text("    " + tr("term.hint.close"), "dim"))
         for line in lines:
             self.console.print(line)
 
