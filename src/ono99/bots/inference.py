@@ -65,19 +65,15 @@ def kinds_not_held(
 ) -> frozenset[int]:
     """The card kinds a greedy player did not hold when it played ``card`` at ``total``
     owing ``owed`` cards (empty when the play says nothing)."""
-    if card == ONO99:
+    if card == ONO99 or deflected:
         return frozenset()
     room = rules.max_total - total
     fits = min(10, room)
     high = room <= 10
     play2_ok = owed == 1 or rules.play2_deflects_play2
-    if deflected:
-        return frozenset()
     kinds: set[int] = set()
-    if owed == 2:  # it did not answer the Play 2
-        kinds |= {c for c in (REVERSE, HOLD, PLAY2) if c in rules.deflectors and room >= 0}
-        if PLAY2 in kinds and not rules.play2_deflects_play2:
-            kinds.discard(PLAY2)
+    if owed == 2 and room >= 0:  # it did not answer the Play 2 (P2)
+        kinds |= rules.deflectors
     if card <= 10:
         kinds |= set(range(card + 1, fits + 1))  # the highest number that fitted
         if high and play2_ok and room >= 0:
