@@ -16,46 +16,28 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from ono99.bots import make_bot
-from ono99.bots.determinize import unseen_counts
-from ono99.bots.expert import DEFAULT_MAX_ROLLOUTS, DEFAULT_WORLDS, Playout, candidates, search
-from ono99.bots.heuristic import HeuristicBot, Planner
-from ono99.engine import Action, Rules, Setup, State, View, legal_actions, make_rules, view
+from ono99.bots import OracleBot, make_bot
+from ono99.bots.expert import DEFAULT_MAX_ROLLOUTS, DEFAULT_WORLDS
+from ono99.engine import Rules, Setup, State, make_rules
 from ono99.sim import play_game
 from ono99.sim.stats import wilson_interval
 
-_HEURISTIC = HeuristicBot()
 SETTINGS = {
     "4p-2022": lambda: make_rules("2022", players=4),
     "2p-2022": lambda: make_rules("2022", players=2),
 }
 
 
-class HandsKnownBot:
-    """The expert's search on worlds with the true hands and a reshuffled draw pile."""
+class HandsKnownBot(OracleBot):
+    """The oracle's search (the expert's, on full states) on worlds with the true hands and a
+    reshuffled draw pile."""
 
     name = "hands"
-    omniscient = True
 
-    def __init__(
-        self, seed: int, worlds: int = DEFAULT_WORLDS, rollouts: int = DEFAULT_MAX_ROLLOUTS
-    ) -> None:
-        self._rng = random.Random(seed)
-        self.worlds = worlds
-        self.rollouts = rollouts
-
-    def choose(self, v: View) -> Action:
-        raise TypeError("call choose_state")
-
-    def choose_state(self, state: State, seat: int) -> Action:
-        actions = candidates(legal_actions(state, seat))
-        if len(actions) == 1:
-            return actions[0]
-        own = view(state, seat)
-        prior = _HEURISTIC.choose(own)
-        actions.sort(key=lambda a: a is not prior)
+    def worlds_from(self, state: State) -> Callable[[random.Random], State]:
         rest = list(state.pile[state.pile_pos :])
 
         def world(rng: random.Random) -> State:
@@ -65,15 +47,7 @@ class HandsKnownBot:
                 pile=tuple(pile), pile_pos=0, setup=Setup(rng.getrandbits(62), state.setup.dealer)
             )
 
-        return search(
-            world,
-            seat,
-            actions,
-            self._rng,
-            Playout(state.rules, Planner(state.rules, unseen_counts(own)), seat),
-            worlds=self.worlds,
-            max_rollouts=self.rollouts,
-        ).best()
+        return world
 
 
 def one(args: tuple[str, int, int, int, int]) -> float:
@@ -82,7 +56,9 @@ def one(args: tuple[str, int, int, int, int]) -> float:
     n = rules.players
     me = i % n
     bots = [
-        HandsKnownBot(seed + i, worlds, rollouts) if s == me else make_bot("greedy")
+        HandsKnownBot(seed + i, worlds=worlds, max_rollouts=rollouts)
+        if s == me
+        else make_bot("greedy")
         for s in range(n)
     ]
     final = play_game(rules, bots, seed + i)

@@ -13,6 +13,7 @@ seed for the reshuffles still to come (no card anyone holds or could see decides
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..engine import Action, Setup, State, View, legal_actions, view
 from .determinize import unseen_counts
@@ -52,12 +53,8 @@ class OracleBot:
         own = view(state, seat)
         prior = _HEURISTIC.choose(own)
         actions.sort(key=lambda a: a is not prior)
-
-        def world(rng: random.Random) -> State:
-            return state._replace(setup=Setup(rng.getrandbits(62), state.setup.dealer))
-
         result = search(
-            world,
+            self.worlds_from(state),
             seat,
             actions,
             self._rng,
@@ -66,3 +63,12 @@ class OracleBot:
             max_rollouts=self.max_rollouts,
         )
         return result.best()
+
+    def worlds_from(self, state: State) -> Callable[[random.Random], State]:
+        """How a world to search is made: the true state, with a fresh seed for the
+        reshuffles to come."""
+
+        def world(rng: random.Random) -> State:
+            return state._replace(setup=Setup(rng.getrandbits(62), state.setup.dealer))
+
+        return world
