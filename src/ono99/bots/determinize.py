@@ -92,13 +92,13 @@ class Determinizer:
         left = unseen_counts(v)
         if any(k < 0 for k in left):
             raise ValueError("the view shows more cards of some kind than the deck holds")
-        self.unseen: list[int] = [c for c in range(NUM_CARD_KINDS) for _ in range(left[c])]
+        unseen = sum(left)
         self.hidden = hidden_seats(v)
         self.sizes = [v.hand_sizes[s] for s in self.hidden]
         need = sum(self.sizes) + v.draw_pile
-        if need != len(self.unseen):
+        if need != unseen:
             raise ValueError(
-                f"the view does not add up: {len(self.unseen)} unseen cards for "
+                f"the view does not add up: {unseen} unseen cards for "
                 f"{need} places in hidden hands and the draw pile"
             )
         events = v.events

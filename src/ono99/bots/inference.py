@@ -14,9 +14,9 @@ floor weight ``error`` (a play that no greedy player would make costs a world th
 its life), and a constraint that the opponent's own later plays contradict is dropped.
 
 Everything here is read from the public event log of a ``View``; no hidden card is used.
-``Inference.weight(hands)`` scores a sampled deal, and ``Determinizer``-style samplers keep a
-deal with that probability (rejection sampling), so the worlds a search imagines lean towards
-the hands the opponents' play suggests.
+``Inference.fit(seat, hand)`` scores a hand, and ``InferringSampler`` keeps each dealt hand
+with that probability (rejection sampling), so the worlds a search imagines lean towards the
+hands the opponents' play suggests.
 """
 
 from __future__ import annotations
