@@ -435,10 +435,10 @@ def test_every_string_the_client_looks_up_is_in_the_catalog() -> None:
     source = "\n".join(p.read_text(encoding="utf-8") for p in (STATIC / "js").glob("*.js"))
     literal = set(re.findall(r"""\bt[n]?\(\s*["']([a-z0-9_.]+)["']""", source))
     assert len(literal) > 100
-    from ono99.server.hub import playable_bots
+    from ono99.bots import BOT_INFO
 
     built = {"edition.2022", "edition.1980", "error.unknown", "conn.connecting", "conn.online"}
-    built |= {f"bot.{name}" for name in playable_bots()}  # the seat menus name every bot
+    built |= {f"bot.{name}" for name in BOT_INFO}  # the seat menus name every bot
     built |= {f"status.{s}" for s in ("in", "out", "out_of_round")}
     for spec in OPTIONS:
         if spec.name == "players":

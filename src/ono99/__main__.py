@@ -1,6 +1,6 @@
 """``python -m ono99``: the ``ono99`` command."""
 
-from .cli.main import main
+from .cli.main import run
 
 if __name__ == "__main__":
-    main(prog_name="ono99")
+    run()

@@ -1,16 +1,23 @@
 """Bots by name. Every bot chooses from a seat's ``View`` only (RULES.md V1).
 
 ``BOTS`` holds the opponents anyone may play against, from the weakest up; ``BOT_INFO`` gives
-each one's difficulty and a line describing it. The ``oracle``, which sees every card, is kept
-apart in ``ORACLES``: it measures the ceiling of skill in tournaments and is never offered as
-an opponent. ``make_bot`` knows both.
+each one's difficulty, a line describing it, and what it needs beyond the core install. The
+``oracle``, which sees every card, is kept apart in ``ORACLES``: it measures the ceiling of skill
+in tournaments and is never offered as an opponent. ``make_bot`` knows both.
+
+The registry is the one place that says which bots can be offered *here*: ``offered_bots()``
+lists the opponents whose extra is installed, without building any of them, and
+``check_bot`` says in one line why a name cannot be used (unknown, or its extra missing, with
+the command that installs it). Every menu and ``--bots`` option asks these.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..invocation import pip_install
 from .base import Bot
 from .expert import ExpertBot
 from .greedy import GreedyBot
@@ -29,6 +36,15 @@ class BotInfo:
     level: str
     description: str
     factory: Callable[..., Bot]
+    extra: str | None = None  # the extra it needs beyond the core install
+    needs: tuple[str, ...] = ()  # the modules of that extra it imports
+    sees_all: bool = False  # plays from the whole state (the oracle), never from a view
+
+    def missing(self) -> str | None:
+        """Why this bot cannot be built here (its extra is not installed), or None."""
+        if all(importlib.util.find_spec(module) is not None for module in self.needs):
+            return None
+        return f"the {self.name} bot needs the {self.extra} extra: {pip_install(self.extra or '')}"
 
 
 _OPPONENTS = (
@@ -46,6 +62,9 @@ _OPPONENTS = (
         "medium",
         "a small neural network trained by reinforcement learning against greedy players",
         LearnedBot,
+        extra="rl",
+        # It encodes views with ono99.env.encoding, which loads the env package.
+        needs=("numpy", "gymnasium", "pettingzoo"),
     ),
     BotInfo(
         "heuristic",
@@ -71,6 +90,7 @@ _CEILING = (
         "ceiling",
         "sees every hand and the draw pile; measures how much skill matters, never an opponent",
         OracleBot,
+        sees_all=True,
     ),
 )
 
@@ -81,20 +101,38 @@ ORACLES: dict[str, Callable[..., Bot]] = {info.name: info.factory for info in _C
 
 
 class UnknownBotError(ValueError):
-    pass
+    """A bot name that is not registered, or whose extra is not installed here."""
+
+
+def offered_bots() -> tuple[str, ...]:
+    """The opponents that can be played against with what is installed, weakest first."""
+    return tuple(info.name for info in _OPPONENTS if info.missing() is None)
+
+
+def bot_info(name: str) -> BotInfo:
+    """The registry entry of ``name`` (the oracle included), whether or not it can be built
+    here; an unknown name lists the ones that can."""
+    info = BOT_INFO.get(name) or ORACLE_INFO.get(name)
+    if info is None:
+        known = ", ".join([*offered_bots(), *ORACLES])
+        raise UnknownBotError(f"unknown bot {name!r}; the bots are {known}")
+    return info
+
+
+def check_bot(name: str) -> BotInfo:
+    """The registry entry of a bot that can be built here, or a one-line ``UnknownBotError``
+    saying why not."""
+    info = bot_info(name)
+    missing = info.missing()
+    if missing is not None:
+        raise UnknownBotError(f"bot {name!r} is not available here: {missing}")
+    return info
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A new bot by registry name (the oracle included); an unknown name lists the known
-    ones."""
-    factory = BOTS.get(name) or ORACLES.get(name)
-    if factory is None:
-        known = ", ".join([*BOTS, *ORACLES])
-        raise UnknownBotError(f"unknown bot {name!r}; the bots are {known}")
-    try:
-        return factory(seed)
-    except ImportError as exc:  # e.g. ``learned`` without the rl extra
-        raise UnknownBotError(f"bot {name!r} is not available here: {exc}") from None
+    ones, and a bot whose extra is missing names the command that installs it."""
+    return check_bot(name).factory(seed)
 
 
 __all__ = [
@@ -111,5 +149,8 @@ __all__ = [
     "OracleBot",
     "RandomBot",
     "UnknownBotError",
+    "bot_info",
+    "check_bot",
     "make_bot",
+    "offered_bots",
 ]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import DRAW, Action, View
+from ..invocation import pip_install
 
 WEIGHTS = "learned-2022.npz"
 
@@ -33,9 +34,7 @@ class LearnedBot:
 
             from ..env.encoding import encode
         except ImportError as error:  # pragma: no cover - depends on the installation
-            raise ImportError(
-                "the learned bot needs the rl extra: pip install 'ono99[rl]'"
-            ) from error
+            raise ImportError(f"the learned bot needs the rl extra: {pip_install('rl')}") from error
         self._np = np
         self._encode = encode
         with np.load(weights or weights_path()) as data:

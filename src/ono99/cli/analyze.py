@@ -27,6 +27,8 @@ from rich.progress import (
 )
 
 from ..bots import BOTS
+from ..invocation import pip_install
+from .command import Command
 from .options import BadOptions, CliError
 
 DEFAULT_OUT = Path("ono99-report")
@@ -80,6 +82,7 @@ def command_line(
 
 @click.command(
     "analyze",
+    cls=Command,
     epilog="\b\nExamples:\n  ono99 analyze --games 200 --seed 1\n"
     "  ono99 analyze --games 2000 --strong-games 300 --strong-option worlds=8 "
     "--out docs/analysis",
@@ -155,8 +158,7 @@ def analyze_command(
         from ..sim import analysis, report
     except ImportError as exc:  # matplotlib is an optional extra
         raise CliError(
-            f"ono99 analyze needs matplotlib ({exc}); "
-            "install it with: pip install 'ono99[analysis]'"
+            f"ono99 analyze needs matplotlib ({exc}); install it with: {pip_install('analysis')}"
         ) from None
     if games < 1:
         raise BadOptions(f"--games must be at least 1, not {games}")

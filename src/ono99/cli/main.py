@@ -1,11 +1,14 @@
-"""The ``ono99`` command: a click group of ``play``, ``replay`` and ``simulate``."""
+"""The ``ono99`` command: a click group of ``play``, ``serve``, ``replay``, ``rules``,
+``simulate``, ``tournament`` and ``analyze``."""
 
 from __future__ import annotations
 
 import click
 
 from .. import __version__
+from ..invocation import program
 from .analyze import analyze_command
+from .command import Group
 from .play import play_command
 from .replay import replay_command
 from .rules import rules_command
@@ -15,6 +18,7 @@ from .tournament import tournament_command
 
 
 @click.group(
+    cls=Group,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="\b\nExamples:\n  ono99 play\n  ono99 play --lang el\n  ono99 rules --lang mr\n"
     "  ono99 replay game.json\n"
@@ -34,3 +38,9 @@ main.add_command(rules_command)
 main.add_command(serve_command)
 main.add_command(simulate_command)
 main.add_command(tournament_command)
+
+
+def run() -> None:
+    """The console script: ``main`` under the name the user typed to start it, so that its
+    usage lines and examples can be pasted back as they are."""
+    main(prog_name=program())

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..bots import BOTS
+from ..bots import BOT_INFO, BOTS, UnknownBotError, check_bot, offered_bots
 from ..engine import EDITIONS, OPTIONS, Rules, RulesError, make_rules
 from ..i18n import LANGUAGES, Translator, from_environment, parse_language, translator
 
@@ -105,12 +105,27 @@ def build_rules(edition: str, options: Mapping[str, Any]) -> Rules:
         raise BadOptions(str(exc)) from None
 
 
+def bots_here() -> str:
+    """For ``--bots`` help: the bots that can be seated with this install, and the extra each
+    missing one needs."""
+    missing = [
+        f"{name} needs the {info.extra} extra"
+        for name, info in BOT_INFO.items()
+        if info.missing() is not None
+    ]
+    return f"Bots: {', '.join(offered_bots())}" + "".join(f"; {m}" for m in missing) + "."
+
+
 def bot_list(text: str) -> list[str]:
     """Bot names from "greedy,random,…"; an unknown one is a one-line usage error."""
     names = [part.strip() for part in text.split(",")]
     for name in names:
         if name not in BOTS:
-            raise BadOptions(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}")
+            raise BadOptions(f"unknown bot {name!r}; the bots are {', '.join(offered_bots())}")
+        try:
+            check_bot(name)
+        except UnknownBotError as exc:
+            raise BadOptions(str(exc)) from None
     return names
 
 

@@ -16,6 +16,7 @@ import contextlib
 import datetime as dt
 import os
 import secrets
+import shlex
 import sys
 import time
 import unicodedata
@@ -50,12 +51,15 @@ from ..engine import (
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
 from ..i18n import Translator, translator
+from ..invocation import program
+from .command import Command
 from .options import (
     EXIT_FAILED,
     EXIT_OK,
     BadOptions,
     CliError,
     bot_list,
+    bots_here,
     build_rules,
     edition_option,
     lang_option,
@@ -752,6 +756,7 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
 
 @click.command(
     "play",
+    cls=Command,
     epilog="\b\nExamples:\n  ono99 play\n"
     "  ono99 play --edition 1980 --players 3 --bots greedy,random\n"
     "  ono99 play --match points --target 150 --draw-penalty --seed 7\n"
@@ -771,7 +776,7 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     default="greedy",
     show_default=True,
     metavar="NAME,…",
-    help="Bots for the other seats: one name for all, or one per seat.",
+    help="Bots for the other seats: one name for all, or one per seat. " + bots_here(),
 )
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
 @click.option("--name", default=None, help="Your name in the log. [default: You, in your language]")
@@ -883,7 +888,8 @@ def play_command(
     except OSError as exc:
         raise CliError(f"could not save the record to {path}: {exc.strerror or exc}") from None
     console.print(Text(tr("term.saved", path=str(path), seed=seed), "bold"))
-    console.print(Text(tr("term.replay_with", command=f"ono99 replay {path}"), "dim"))
+    again = f"{program()} replay {shlex.quote(str(path.resolve()))}"  # works from any folder
+    console.print(Text(tr("term.replay_with", command=again), "dim"))
     click.get_current_context().exit(code)
 
 

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..engine import OUT, Ono99Error, Record, State, load_record, replay_states, summarize
 from ..i18n import Translator, translator
+from .command import Command
 from .options import CliError, lang_option, language_for
 from .play import match_text
 from .render import Narrator, cards_text
@@ -152,6 +153,7 @@ def summary_json(state: State) -> str:
 
 @click.command(
     "replay",
+    cls=Command,
     epilog="\b\nExamples:\n  ono99 replay ~/.local/share/ono99/records/20250101-120000-seed7.json"
     "\n  ono99 replay game.json --json",
 )

@@ -9,11 +9,13 @@ from rich.console import Console
 from rich.markdown import Markdown
 
 from ..i18n import rules_markdown
+from .command import Command
 from .options import lang_option, language_for
 
 
 @click.command(
     "rules",
+    cls=Command,
     epilog="\b\nExamples:\n  ono99 rules\n  ono99 rules --lang mr\n  ono99 rules --lang es --raw",
 )
 @lang_option

@@ -7,11 +7,15 @@ from pathlib import Path
 
 import click
 
+from ..invocation import pip_install
+from .command import Command
 from .options import BadOptions, CliError
 
 
 @click.command(
-    "serve", epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db"
+    "serve",
+    cls=Command,
+    epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -69,7 +73,7 @@ def serve_command(
     try:
         from ..server import ServerConfig, run
     except ImportError as exc:  # the server extra is not installed
-        raise CliError(f"the server needs its extra: pip install 'ono99[server]' ({exc})") from None
+        raise CliError(f"the server needs its extra: {pip_install('server')} ({exc})") from None
     if not 0 <= port <= 65535:
         raise BadOptions(f"--port must be from 0 to 65535, not {port}")
     config = ServerConfig(

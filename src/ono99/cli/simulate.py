@@ -23,9 +23,11 @@ from rich.table import Table
 from ..bots import make_bot
 from ..engine import Rules
 from ..sim import play_game
+from .command import Command
 from .options import (
     BadOptions,
     bot_list,
+    bots_here,
     build_rules,
     edition_option,
     rule_options,
@@ -94,6 +96,7 @@ def table_of(tally: Tally) -> Table:
 
 @click.command(
     "simulate",
+    cls=Command,
     epilog="\b\nExamples:\n  ono99 simulate --bots greedy,random,random,random --games 1000"
     "\n  ono99 simulate --bots greedy,greedy --edition 1980 --games 200 --seed 1 --json",
 )
@@ -103,7 +106,7 @@ def table_of(tally: Tally) -> Table:
     default="greedy,random,random,random",
     show_default=True,
     metavar="NAME,…",
-    help="One bot per seat; the number of bots is the number of players.",
+    help="One bot per seat; the number of bots is the number of players. " + bots_here(),
 )
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Games to play.")
 @click.option(

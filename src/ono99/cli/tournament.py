@@ -34,9 +34,19 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..bots import UnknownBotError, make_bot
+from ..bots import UnknownBotError, check_bot
+from ..invocation import pip_install
 from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
-from .options import BadOptions, CliError, build_rules, edition_option, rule_options, rule_values
+from .command import Command
+from .options import (
+    BadOptions,
+    CliError,
+    bots_here,
+    build_rules,
+    edition_option,
+    rule_options,
+    rule_values,
+)
 from .play import ono99_home
 from .render import print_block
 
@@ -75,11 +85,11 @@ def cores() -> int:
 
 
 def check_bots(text: str) -> list[str]:
-    """Bot names from "expert,greedy,…"; any name ``make_bot`` knows is welcome."""
+    """Bot names from "expert,greedy,…"; any bot the registry can build here is welcome."""
     names = [part.strip() for part in text.split(",")]
     for name in dict.fromkeys(names):
         try:
-            make_bot(name, 0)
+            check_bot(name)
         except UnknownBotError as exc:
             raise BadOptions(str(exc)) from None
     return names
@@ -224,6 +234,7 @@ class Stopper:
 
 @click.command(
     "tournament",
+    cls=Command,
     epilog="\b\nExamples:\n  ono99 tournament --bots greedy,random,random,random --games 2000"
     "\n  ono99 tournament --bots greedy,random --edition 1980 --match points --seed 1"
     "\n  ono99 tournament --bots greedy,greedy,random --address tcp://10.0.0.5:8786",
@@ -234,7 +245,8 @@ class Stopper:
     default="greedy,random,random,random",
     show_default=True,
     metavar="NAME,…",
-    help="The lineup, one bot per player (a name may repeat); seats rotate every game.",
+    help="The lineup, one bot per player (a name may repeat); seats rotate every game. "
+    + bots_here(),
 )
 @click.option("--games", "-n", type=int, default=2000, show_default=True, help="Games to play.")
 @click.option(
@@ -298,7 +310,7 @@ def tournament_command(
         try:
             import dask.distributed  # noqa: F401
         except ImportError:
-            raise CliError("--address needs Dask: pip install 'ono99[tournament]'") from None
+            raise CliError(f"--address needs Dask: {pip_install('tournament')}") from None
     rules = build_rules(edition, {**rule_values(options), "players": len(bots)})
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -317,7 +329,7 @@ def tournament_command(
             "so the seats are balanced to within one game"
         )
     if not have_ratings():
-        console.print("note: no ratings without openskill: pip install 'ono99[tournament]'")
+        console.print(f"note: no ratings without openskill: {pip_install('tournament')}")
 
     results = Results.start(tournament)
     started_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

@@ -16,7 +16,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..bots import BOTS, make_bot
 from ..engine import Action
 from ..session import (
     PLAYING,
@@ -41,17 +40,6 @@ from ..storage import SqliteStore
 from .pubsub import PubSub, Subscriber
 
 log = logging.getLogger("ono99.server")
-
-
-def playable_bots() -> tuple[str, ...]:
-    """The registry's bots that play from a seat's view (an omniscient oracle is no opponent)."""
-    from .. import bots
-
-    listed = getattr(bots, "PLAYABLE", None) or getattr(bots, "playable_bots", None)
-    if callable(listed):
-        listed = listed()
-    names = tuple(listed) if listed else tuple(BOTS)
-    return tuple(n for n in names if not getattr(make_bot(n, 0), "omniscient", False))
 
 
 def channel(code: str, seat: int | None) -> str:

@@ -39,7 +39,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import bot_info, check_bot, make_bot
 from ..engine import Rules, State, record_of
 from .driver import play_game
 from .stats import wilson_interval
@@ -66,7 +66,7 @@ class Tournament:
         if self.games < 0:
             raise ValueError(f"games must not be negative, not {self.games}")
         for name in dict.fromkeys(self.bots):
-            make_bot(name, 0)  # an unknown name raises UnknownBotError now, not in a worker
+            check_bot(name)  # an unknown or missing bot raises UnknownBotError now, not in a worker
 
     def seating(self, index: int) -> tuple[str, ...]:
         """The bot at each seat in game ``index``: the lineup rotated by ``index mod n``."""
@@ -425,7 +425,7 @@ class Results:
             seat_games = self.seat_games[name]
             bot = _interval(wins, sum(seat_games))
             bot = {"bot": name, "copies": self.tournament.bots.count(name), **bot}
-            if getattr(make_bot(name, 0), "omniscient", False):
+            if bot_info(name).sees_all:
                 bot["omniscient"] = True
             bot["seat_games"] = list(seat_games)
             bot["seat_wins"] = list(self.seat_wins[name])

@@ -24,6 +24,7 @@ import numpy as np
 
 from ...engine import ALL_ACTIONS, CARD_NAMES, Rules, State, parse_card
 from ...engine.errors import IllegalActionError, RulesError, SetupError
+from ...invocation import pip_install
 from .state import (
     EMPTY,
     MATCH_CODES,
@@ -39,7 +40,7 @@ from .state import (
 try:
     from . import kernels
 except ImportError as error:  # pragma: no cover - depends on the installation
-    raise ImportError("ono99.sim.fast needs numpy and numba: pip install 'ono99[fast]'") from error
+    raise ImportError(f"ono99.sim.fast needs numpy and numba: {pip_install('fast')}") from error
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _ACTION_NAMES = tuple(str(a) for a in ALL_ACTIONS)
