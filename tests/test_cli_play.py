@@ -357,7 +357,7 @@ def test_a_whole_game_through_pipes_in_each_language(lang: str, args: str, tmp_p
     assert done.returncode == 0, done.stderr + out[-2000:]
     assert done.stderr == "" and "Traceback" not in out
     assert load_record(record.read_text(encoding="utf-8")).meta["lang"] == lang
-    text = out.replace(str(record), "")
+    text = out.replace(str(record), "").replace(f"{sys.executable} -m ono99 replay", "")
     if lang in ("el", "mr", "hy"):
         leftovers = re.findall(r"[A-Za-z]{2,}", _ALLOWED.sub("", text))
         assert not leftovers, sorted(set(leftovers))
@@ -381,3 +381,23 @@ def test_the_locale_chooses_the_language(tmp_path: Path) -> None:
     bad = run_cli(["play", "--lang", "klingon"], "", tmp_path)
     assert bad.returncode == 2
     assert bad.stderr.startswith("error: --lang: unknown language 'klingon'; known: en (English)")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replay_line_works_pasted_into_a_shell_in_another_folder(
+    lang: str, tmp_path: Path
+) -> None:
+    """Whatever language the game speaks, the command it prints at the end runs as printed."""
+    done = run_cli(["play", "--lang", lang, "--seed", "3"], "quit\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    command = last[last.index(f"{sys.executable} -m ono99 replay ") :]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    again = subprocess.run(
+        ["bash", "-c", command], cwd=elsewhere, capture_output=True, text=True, encoding="utf-8",
+        env={**os.environ, "ONO99_LANG": lang}, timeout=60,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert translator(lang)("turn.over") not in again.stdout  # the game was left, not over
+    assert again.stdout.count("\n") > 5
