@@ -42,6 +42,7 @@ from ..engine import (
     State,
     View,
     apply,
+    cards_drawn,
     is_bust,
     new_game,
     parse_card,
@@ -287,7 +288,7 @@ class TerminalGame:
         self.big = console.is_terminal
         self.narrator = Narrator(names, rules, tr, me=human)
         self.state: State = new_game(rules, seed)
-        self.seen = 0  # public events already shown
+        self.shown: View | None = None  # the person's view when last narrated
         self.second_card = False  # the person's next card is the second of two owed
         self.hints = hints  # show the expert's hint at every turn
         # The advisor searches from the person's view only, like any bot.
@@ -417,11 +418,13 @@ class TerminalGame:
     # ------------------------------------------------------------ showing
 
     def narrate(self) -> None:
-        """Print the public events that happened since the last call."""
+        """Print the public events that happened since the last call, and which cards the
+        person drew in them (only they see those: worked out from their own views)."""
         v = view(self.state, self.human)
-        events = v.events
-        fresh, self.seen = events[self.seen :], len(events)
-        for line in self.narrator.lines(fresh, v):
+        last, self.shown = self.shown, v
+        fresh = v.events[len(last.events) :] if last else v.events
+        drawn = cards_drawn(last, v) if last else ()
+        for line in self.narrator.lines(fresh, v, drawn):
             if line.kind != "over":  # the end screen says it (outro)
                 self.print_line(line)
 
