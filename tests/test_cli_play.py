@@ -9,23 +9,40 @@ enough for a whole match, and a ``timeout`` makes a hang a failure instead of a 
 from __future__ import annotations
 
 import dataclasses
+import io
 import itertools
 import json
 import os
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.cells import cell_len
+from rich.console import Console
 
+from ono99.bots import make_bot
 from ono99.cli.main import main
-from ono99.cli.play import MoveError, parse_move, why_not
-from ono99.cli.render import card_label
-from ono99.engine import DISCARD, DRAW, PLAY, View, load_record, make_rules, new_game, replay, view
+from ono99.cli.play import MoveError, TerminalGame, parse_move, why_not
+from ono99.cli.render import card_label, cards_text
+from ono99.engine import (
+    DISCARD,
+    DRAW,
+    PLAY,
+    State,
+    View,
+    load_record,
+    make_rules,
+    new_game,
+    replay,
+    replay_states,
+    view,
+)
 from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
-from ono99.i18n import LANGUAGES, translator
+from ono99.i18n import LANGUAGES, Translator, translator
 
 GARBAGE = ["banana", "9", "play 99", "?", "help"]
 MOVES = ["1", "#1", "#2", "#3", "#4", "d"]
@@ -71,6 +88,41 @@ def check_transcript(out: str) -> None:
         assert lines[i + 1].startswith("Your move"), lines[i : i + 2]
 
 
+def _taken(before: State, after: State) -> tuple[int, ...]:
+    """The cards that left the draw pile in one step (T2, T3): the record's truth."""
+    if after.reshuffle_count == before.reshuffle_count:
+        return before.pile[before.pile_pos : after.pile_pos]
+    assert after.reshuffle_count == before.reshuffle_count + 1, "two reshuffles in a step"
+    return before.pile[before.pile_pos :] + after.pile[: after.pile_pos]
+
+
+def check_draws(out: str, record_path: Path, tr: Translator) -> int:
+    """T2, K7, X2, V1: the person is told exactly the cards they drew, in order, and each is
+    in their hand afterwards; a bot's draw is told without its card. Returns the person's
+    draws told."""
+    rec = load_record(record_path.read_text(encoding="utf-8"))
+    human, names = rec.meta["human"], rec.meta["names"]
+    states = list(replay_states(rec))
+    mine: list[str] = []
+    theirs = {seat: 0 for seat in range(rec.rules.players) if seat != human}
+    for (seat, action), before, after in zip(rec.actions, states, states[1:], strict=False):
+        if after.round != before.round:
+            continue  # a new deal: the hand is dealt, not drawn (and nothing is told)
+        taken = _taken(before, after)
+        if seat == human and taken:
+            assert not Counter(taken) - Counter(after.hands[human]), "drawn, not in hand"
+            mine.append(cards_text(sorted(taken), rec.rules.edition, tr))
+        elif seat != human and action is DRAW:
+            theirs[seat] += 1
+    lines = out.splitlines()
+    head, tail = tr("log.draw.you.cards", cards="\0").split("\0")
+    you = re.compile(f"^  {re.escape(head)}(.+){re.escape(tail)}$")
+    assert [m.group(1) for line in lines if (m := you.match(line))] == mine
+    for seat, count in theirs.items():
+        assert lines.count("  " + tr("log.draw", name=names[seat])) == count, names[seat]
+    return len(mine)
+
+
 GAMES = {
     "2022-single": ("--seed 3", ["is out: nothing can be played"]),
     "1980-tokens": ("--edition 1980 --players 3 --seed 5", ["loses a token", "tokens left"]),
@@ -106,6 +158,15 @@ def test_scripted_game_to_the_end(name: str, tmp_path: Path) -> None:
         r"^Game over: ((Ana|Ben|Chloé) wins|you win!)( · after \d+ rounds)?$", out, re.M
     )
     assert f"Record saved: {record}" in out
+    # The person is told each card they drew; bots' draws never name one (V1).
+    told = check_draws(out, record, translator("en"))
+    assert told > 0 or "--draw-penalty" in args  # this script mostly answers Draw! with #N
+    assert not re.search(r"^  (Ana|Ben|Chloé)\b.*\bdraw(?!s a card$)", out, re.M)
+    # The script typed help and d: drawing is a command only under the draw penalty (X2).
+    penalty = "--draw-penalty" in args
+    assert ("draw, d  take the card you owe" in out) is penalty
+    assert ("Draw penalty: after each card you play" in out) is penalty
+    assert ("You can't draw: your card is drawn for you" in out) is not penalty
     summary = replay_json(record, tmp_path)
     assert summary["over"] is True
     assert summary["winners"]
@@ -113,6 +174,36 @@ def test_scripted_game_to_the_end(name: str, tmp_path: Path) -> None:
     assert rec.meta["names"][0] == "You"
     assert rec.meta["bots"][0] is None
     assert replay(rec).over
+
+
+@pytest.mark.parametrize(
+    "args", ["--draw-penalty --seed 4", "--seed 5"], ids=["draw-penalty", "drawn-for-you"]
+)
+def test_the_person_is_told_the_cards_they_draw(args: str, tmp_path: Path) -> None:
+    """T2, X2: after each card the person is told what they drew, and the next table shows
+    it in their hand; this player answers every Draw! with d."""
+    record = tmp_path / "game.json"
+    moves = itertools.islice(itertools.cycle(["#1", "d", "#2", "d", "#3", "d", "#4", "d"]), 3000)
+    done = run_cli(
+        ["play", *args.split(), "--save", str(record)], "\n".join(moves) + "\n", tmp_path
+    )
+    assert done.returncode == 0, done.stderr + done.stdout[-2000:]
+    out = done.stdout
+    assert check_draws(out, record, translator("en")) >= 3
+    lines = out.splitlines()
+    drew = [i for i, line in enumerate(lines) if line.startswith("  You draw ")]
+    hands = [i for i, line in enumerate(lines) if line.startswith("  Your hand ")]
+    checked = 0
+    for i in drew:
+        card = lines[i].removeprefix("  You draw ")
+        shown = next((h for h in hands if h > i), None)  # the person's next table
+        if shown is None or any(re.match(r"^  Round \d+ · ", x) for x in lines[i:shown]):
+            continue  # the game ended, or a new deal came first
+        assert re.search(rf"#\d {re.escape(card)}(   |$)", lines[shown]), (lines[i], lines[shown])
+        checked += 1
+    assert checked >= 3
+    if "--draw-penalty" in args:
+        assert "  You draw a card" not in lines  # each draw names its card
 
 
 def test_end_of_input_saves_the_game_so_far(tmp_path: Path) -> None:
@@ -280,7 +371,11 @@ def test_why_a_move_is_refused_is_worked_out_from_the_view() -> None:
     assert why_not(first, PLAY[PLAY2], tr) == (
         "You can't play Double Play: a Double Play can't be the first of the two cards you owe"
     )
-    assert why_not(first, DRAW, tr) == "You can't draw: you owe no draw"
+    assert why_not(first, DRAW, tr) == (
+        "You can't draw: your card is drawn for you after each card you play"
+    )
+    penalty = _view("1980", rules=make_rules("1980", draw_penalty=True))
+    assert why_not(penalty, DRAW, tr) == "You can't draw: you owe no draw"
     assert why_not(first, PLAY[ONO99], tr) == (
         "You can't play ONO 99: an ONO 99 can never be played"
     )
@@ -295,6 +390,57 @@ def test_reasons_speak_the_players_language() -> None:
 
 
 # --------------------------------------------------------------------------- help
+
+
+def _help_screen(lang: str, **options: object) -> str:
+    """What ``help`` prints at the person's first prompt, through the real game loop."""
+    rules = make_rules("2022", **options)
+    lines = iter(["help"])
+
+    def read_line() -> str:
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    screen = io.StringIO()
+    bots = [None, *(make_bot("greedy", seat) for seat in range(1, rules.players))]
+    game = TerminalGame(
+        rules, 5, 0, ["You", "Ana", "Ben", "Chloé"], bots,
+        Console(file=screen, width=120, highlight=False), read_line, tr=translator(lang),
+    )  # fmt: skip
+    with pytest.raises(EOFError):
+        game.run()
+    return screen.getvalue().split(" › ", 1)[1]  # after the first prompt
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_help_offers_draw_only_under_the_draw_penalty(lang: str) -> None:
+    """X2: ``draw`` is something to type only with the draw penalty; K7's ``discard`` only
+    when four ONO 99s may be laid down."""
+    tr = translator(lang)
+    draw = tr("term.words.draw").split(",")[0].strip()
+    discard = tr("term.words.discard").split(",")[0].strip()
+    on = _help_screen(lang, draw_penalty=True)
+    assert re.search(rf"^  {re.escape(draw)}, d +{re.escape(tr('term.help.draw'))}$", on, re.M)
+    assert tr("term.help.draw_penalty").splitlines()[0] in on
+    off = _help_screen(lang)
+    assert tr("term.help.draw") not in off
+    assert tr("term.help.draw_penalty").splitlines()[0] not in off
+    assert not re.search(rf"^  ({re.escape(draw)}|d)\b", off, re.M)
+    # Every help shows the other commands, their descriptions in one column.
+    rows = [line for line in off.splitlines() if tr("term.help.help") in line]
+    assert rows and rows[0].startswith("  " + tr("term.words.help").split(",")[0].strip())
+    assert re.search(rf"^  {re.escape(discard)} +{re.escape(tr('term.help.discard'))}$", off, re.M)
+    bare = _help_screen(lang, four_ono99_discard=False)
+    assert tr("term.help.discard") not in bare
+    columns = {  # in terminal cells: Devanagari's vowel signs take none
+        cell_len(line[: line.index(tr(f"term.help.{c}"))])
+        for line in on.splitlines()
+        for c in ("draw", "discard", "moves", "status", "hint", "help", "quit")
+        if line.endswith(tr(f"term.help.{c}"))
+    }
+    assert len(columns) == 1, columns
 
 
 @pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["simulate"]])
@@ -365,8 +511,12 @@ def test_a_whole_game_through_pipes_in_each_language(lang: str, args: str, tmp_p
         words = set(re.findall(r"[a-z]+", text.lower())) & _ENGLISH
         assert not words, words
     # The person's own moves are told in their language, and the game reached its end.
-    assert translator(lang)("term.you") in out
-    assert translator(lang)("turn.over") in out
+    tr = translator(lang)
+    assert tr("term.you") in out
+    assert tr("turn.over") in out
+    # Their draws are named to them, bots' are not; help offers drawing only under X2.
+    assert check_draws(out, record, tr) > 0 or "--draw-penalty" in args
+    assert (tr("term.help.draw") in out) is ("--draw-penalty" in args)
 
 
 def test_the_locale_chooses_the_language(tmp_path: Path) -> None:

@@ -183,6 +183,26 @@ def test_narrator_lines() -> None:
     assert say(Event("over", data=(1, 2))) == "Game over: Ana and Ben share the win"
 
 
+def test_narrator_names_only_the_readers_own_draws() -> None:
+    """T2, X2, K7: the cards the reader drew (worked out from their views) follow their
+    card, or are named by their ``draw``; another's draw is only "draws a card"."""
+    n = Narrator(["You", "Ana"], make_rules("2022", players=2, draw_penalty=True), me=0)
+    texts = lambda events, drawn=(): [x.text for x in n.lines(events, None, drawn)]  # noqa: E731
+    assert texts([Event("play", 0, 7, 64)], (3,)) == ["You play 7 → 64", "You draw 3"]
+    assert texts([Event("draw", 0), Event("play", 1, 2, 66)], (ONO99,)) == [
+        "You draw ONO 99",
+        "Ana plays 2 → 66",
+    ]
+    assert texts([Event("discard", 0, ONO99, 66)], (1, 2, 5, REVERSE)) == [
+        "You lay down four ONO 99s and draw four new cards · total 66",
+        "You draw 1, 2, 5, Reverse",
+    ]
+    assert texts([Event("draw", 1)]) == ["Ana draws a card"]
+    assert texts([Event("draw", 0)]) == ["You draw a card"]  # drawn unknown (a deal came)
+    onlooker = Narrator(["Ana", "Ben"], make_rules("2022", players=2))
+    assert [x.text for x in onlooker.lines([Event("draw", 0)], None, (3,))] == ["Ana draws a card"]
+
+
 def test_narrator_rounds_tokens_and_scores() -> None:
     tokens = Narrator(["Ana", "Ben"], make_rules("1980", players=2))
     tokens.line(Event("deal", 0, None, 0, 2))

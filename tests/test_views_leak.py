@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from invariants import config_id, random_states, sweep_configs
+from invariants import ENGINE, choose, config_id, random_states, sweep_configs
 from ono99.engine import (
     DRAW,
     OUT,
@@ -28,7 +28,9 @@ from ono99.engine import (
     State,
     View,
     apply,
+    cards_drawn,
     legal_actions,
+    new_game,
     view,
 )
 
@@ -240,3 +242,57 @@ def test_public_events_carry_only_public_facts(index: int, rules) -> None:
             else:
                 assert e.kind in ("draw", "lost_draw", "left", "out_of_round", "lost_token",
                                   "over", "discard"), e  # fmt: skip
+
+
+def _taken(before: State, after: State) -> tuple[int, ...] | None:
+    """The cards that left the draw pile in one step, in the order drawn; None when that
+    cannot be read off the piles (a deal, or more than one reshuffle in the step)."""
+    if after.round != before.round:
+        return None
+    if after.reshuffle_count == before.reshuffle_count:
+        return before.pile[before.pile_pos : after.pile_pos]
+    if after.reshuffle_count == before.reshuffle_count + 1:
+        return before.pile[before.pile_pos :] + after.pile[: after.pile_pos]
+    return None
+
+
+@pytest.mark.parametrize(
+    ("index", "rules"), list(enumerate(CONFIGS[1::3])), ids=[config_id(r) for r in CONFIGS[1::3]]
+)
+def test_a_seat_learns_from_its_views_exactly_the_cards_it_drew(index: int, rules) -> None:
+    """T2, K7, X2: ``cards_drawn`` of two of a seat's views names the cards the piles say
+    that seat took, over one step and over several; never another seat's draw, and nothing
+    across a deal."""
+    rng = random.Random(f"drawn:{index}")
+    state = new_game(rules, BIG_SEED + index)
+    steps: list[tuple[State, State, int]] = []
+    while not state.over:
+        seat, action = choose(state, rng, 0.7, ENGINE)
+        after = apply(state, seat, action)
+        steps.append((state, after, seat))
+        state = after
+    drew = 0
+    for i, (before, after, actor) in enumerate(steps):
+        taken = _taken(before, after)
+        for seat in range(rules.players):
+            got = cards_drawn(view(before, seat), view(after, seat))
+            if after.round != before.round or seat != actor:  # a deal; another's draw
+                assert got == (), (i, seat)
+            elif taken is not None:
+                assert got == tuple(sorted(taken)), (i, seat)
+                drew += bool(got)
+        # Over a stretch of the round: everything the seat took in it, even cards it has
+        # played again since.
+        window = steps[i : i + 7]
+        far = window[-1][1]
+        pieces = [_taken(b, a) for b, a, _ in window]
+        if far.round == before.round and all(p is not None for p in pieces):
+            for seat in range(rules.players):
+                want = sorted(
+                    c
+                    for (_, _, t), p in zip(window, pieces, strict=True)
+                    if t == seat
+                    for c in p or ()
+                )
+                assert cards_drawn(view(before, seat), view(far, seat)) == tuple(want), (i, seat)
+    assert drew, "no draw was seen"

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.padding import Padding
 from rich.table import Table
@@ -43,6 +44,7 @@ from ..engine import (
     State,
     View,
     apply,
+    cards_drawn,
     is_bust,
     new_game,
     parse_card,
@@ -234,7 +236,8 @@ def why_not(v: View, action: Action, tr: Translator) -> str:
     for developers, is English)."""
     r = v.rules
     if action is DRAW:
-        return tr("term.cant.draw", reason=tr("term.why.no_draw"))
+        why = "term.why.no_draw" if r.draw_penalty else "term.why.draw_auto"
+        return tr("term.cant.draw", reason=tr(why))
     if action is DISCARD:
         return tr("term.cant.discard", reason=tr("term.why.discard"))
     card = action.card
@@ -291,7 +294,7 @@ class TerminalGame:
         self.big = console.is_terminal
         self.narrator = Narrator(names, rules, tr, me=human)
         self.state: State = new_game(rules, seed)
-        self.seen = 0  # public events already shown
+        self.shown: View | None = None  # the person's view when last narrated
         self.second_card = False  # the person's next card is the second of two owed
         self.hints = hints  # show the expert's hint at every turn
         # The advisor searches from the person's view only, like any bot.
@@ -421,11 +424,13 @@ class TerminalGame:
     # ------------------------------------------------------------ showing
 
     def narrate(self) -> None:
-        """Print the public events that happened since the last call."""
+        """Print the public events that happened since the last call, and which cards the
+        person drew in them (only they see those: worked out from their own views)."""
         v = view(self.state, self.human)
-        events = v.events
-        fresh, self.seen = events[self.seen :], len(events)
-        for line in self.narrator.lines(fresh, v):
+        last, self.shown = self.shown, v
+        fresh = v.events[len(last.events) :] if last else v.events
+        drawn = cards_drawn(last, v) if last else ()
+        for line in self.narrator.lines(fresh, v, drawn):
             if line.kind != "over":  # the end screen says it (outro)
                 self.print_line(line)
 
@@ -457,6 +462,8 @@ class TerminalGame:
         self.console.print(Text(tr("term.intro.goal", max_total=r.max_total), "dim"))
 
     def how_to(self) -> str:
+        """The ``help`` text: how to name a card, then the commands this game's rules allow
+        (``draw`` only with the draw penalty, ``discard`` only when four ONO 99s may go)."""
         r, tr = self.rules, self.tr
         cards = [card_label(c, r.edition, tr) for c in (MINUS_TEN, REVERSE, PLAY2, HOLD, ONO99)]
         if HOLD not in r.deck:
@@ -466,19 +473,22 @@ class TerminalGame:
         def word(command: str) -> str:
             return tr(f"term.words.{command}").split(",")[0].strip() or _COMMANDS[command][0]
 
-        return tr(
-            "term.help",
-            max_total=r.max_total,
-            cards=", ".join(cards),
-            size=size,
-            draw=word("draw"),
-            discard=word("discard"),
-            moves="?",
-            status=word("status"),
-            hint=word("hint"),
-            help=word("help"),
-            quit=word("quit"),
-        )
+        commands: list[tuple[str, str]] = []
+        if r.draw_penalty:
+            draw = word("draw")
+            commands.append((draw if draw == "d" else f"{draw}, d", "draw"))
+        if r.four_ono99_discard:
+            commands.append((word("discard"), "discard"))
+        commands.append(("?", "moves"))
+        commands += [(word(c), c) for c in ("status", "hint", "help", "quit")]
+        width = max(cell_len(typed) for typed, _ in commands)
+        lines = [tr("term.help.intro", max_total=r.max_total, cards=", ".join(cards), size=size)]
+        for typed, command in commands:
+            pad = " " * (width - cell_len(typed))
+            lines.append(f"  {typed}{pad}  {tr(f'term.help.{command}')}")
+        if r.draw_penalty:
+            lines.append(tr("term.help.draw_penalty"))
+        return "\n".join(lines)
 
     def card_text(self, card: int, *, dim: bool = False) -> Text:
         style = "dim" if dim else _CARD_STYLE.get(card, "bold")

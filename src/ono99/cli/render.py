@@ -114,12 +114,35 @@ class Narrator:
 
     # ---------------------------------------------------------------- events
 
-    def lines(self, events: Iterable[Event], after: After | None = None) -> list[Line]:
+    def lines(
+        self, events: Iterable[Event], after: After | None = None, drawn: Sequence[int] = ()
+    ) -> list[Line]:
         """The lines for ``events``, the public events of one step; ``after`` (a View or a
-        State) says who owes what next, for the "· the next player owes 2 cards"."""
-        return [
+        State) says who owes what next, for the "· the next player owes 2 cards". ``drawn``
+        are the cards the reader drew in that step (``engine.cards_drawn`` of their views):
+        their own draw then names them, as no public event does."""
+        events = list(events)
+        out = [
             self.line(event, after)._replace(kind=event.kind, seat=event.seat) for event in events
         ]
+        if drawn and self.me is not None:
+            self._tell_drawn(events, out, drawn)
+        return out
+
+    def _tell_drawn(self, events: list[Event], out: list[Line], drawn: Sequence[int]) -> None:
+        """The reader's draw in a step follows their last card, discard or ``draw`` (T2, K7,
+        X2): that ``draw`` line names the cards, or a line after the card does."""
+        mine = [
+            i
+            for i, e in enumerate(events)
+            if e.seat == self.me and e.kind in ("play", "discard", "draw")
+        ]
+        at = mine[-1] if mine else len(out) - 1
+        text = self.tr("log.draw.you.cards", cards=cards_text(drawn, self.rules.edition, self.tr))
+        if events and events[at].kind == "draw":
+            out[at] = out[at]._replace(text=text)
+        else:
+            out.insert(at + 1, Line(text, "info", "drawn", self.me))
 
     def line(self, ev: Event, after: After | None = None) -> Line:
         kind, seat, tr = ev.kind, ev.seat, self.tr

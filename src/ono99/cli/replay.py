@@ -17,7 +17,17 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ..engine import OUT, Ono99Error, Record, State, load_record, replay_states, summarize
+from ..engine import (
+    OUT,
+    Ono99Error,
+    Record,
+    State,
+    cards_drawn,
+    load_record,
+    replay_states,
+    summarize,
+    view,
+)
 from ..i18n import Translator, translator
 from .command import Command
 from .options import CliError, lang_option, language_for
@@ -98,7 +108,12 @@ def describe(
         events = state.events()
         fresh, seen = events[seen:], len(events)
         number = "" if i == 0 else f"[{i - 1}]"
-        for line in narrator.lines(fresh, state):
+        # The player's own draws read as they did in their game ("You draw 7"); the others'
+        # as they saw them, though every hand is public here.
+        drawn = (
+            cards_drawn(view(states[i - 1], me), view(state, me)) if i and me is not None else ()
+        )
+        for line in narrator.lines(fresh, state, drawn):
             if line.kind == "deal":
                 console.print()
                 console.print(Text(line.text, "bold"), soft_wrap=True)

@@ -19,7 +19,7 @@ from .record import FORMAT, Record, load_record, record_of, replay, replay_state
 from .rules import EDITIONS, OPTIONS, OptionSpec, Rules, defaults, make_rules
 from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
 from .summary import summarize
-from .view import View, view
+from .view import View, cards_drawn, view
 
 __all__ = [
     "ALL_ACTIONS",
@@ -52,6 +52,7 @@ __all__ = [
     "apply",
     "apply_unchecked",
     "card_name",
+    "cards_drawn",
     "defaults",
     "display_name",
     "is_bust",

@@ -3,10 +3,12 @@
 ``view(state, seat)`` is the only way hidden information leaves the engine: bots, the
 terminal game, servers and RL encoders all work from views. A view holds the seat's own
 hand and public facts only — never another hand, the draw pile order, or the seed.
+``cards_drawn`` tells a seat which cards it drew, from two of its own views.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from .actions import Action
@@ -109,3 +111,26 @@ def view(state: State, seat: int | None = None) -> View:
         legal=() if seat is None else tuple(legal_actions(state, seat)),
         _log=state.log,
     )
+
+
+def cards_drawn(before: View, after: View) -> tuple[int, ...]:
+    """The cards a seat drew between two of its views (T2's draw after a card, K7's four,
+    X2's owed draw), in hand order: its hand now, less what it held and has played since.
+    Only the seat's own hand and public events go in, so nobody learns another's draw.
+    Empty when a deal came between, for a new hand is dealt, not drawn."""
+    seat = before.seat
+    if seat is None or after.seat != seat:
+        raise SetupError(
+            "seat", f"views of seats {seat!r} and {after.seat!r}: one seat's are needed"
+        )
+    assert before.hand is not None and after.hand is not None
+    came = Counter(after.hand)  # the hand now, plus what it played since, less what it held
+    for e in after.events[len(before.events) :]:
+        if e.kind == "deal":
+            return ()
+        if e.seat == seat and e.kind == "play" and e.card is not None:
+            came[e.card] += 1
+        elif e.seat == seat and e.kind == "discard":
+            came[ONO99] += 4
+    came.subtract(before.hand)
+    return tuple(sorted((+came).elements()))
