@@ -443,9 +443,9 @@ def test_help_offers_draw_only_under_the_draw_penalty(lang: str) -> None:
     assert len(columns) == 1, columns
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["simulate"]])
+@pytest.mark.parametrize("command", [[], *([name] for name in main.commands)])
 def test_every_command_has_a_description_and_an_example(command: list[str]) -> None:
-    result = CliRunner().invoke(main, [*command, "--help"])
+    result = CliRunner().invoke(main, [*command, "--help"], prog_name="ono99")
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert lines[0].startswith("Usage: ")
