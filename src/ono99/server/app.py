@@ -13,7 +13,6 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..bots import offered_bots
 from ..session import Settings
 from ..storage import SqliteStore
 from . import http, i18n
@@ -66,7 +65,7 @@ async def health(request: Request) -> Response:
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
     store = SqliteStore(config.db)
-    settings = Settings(bot_delay=config.bot_delay, grace=config.grace, bots=offered_bots())
+    settings = Settings(bot_delay=config.bot_delay, grace=config.grace)
     hub = Hub(store, settings, max_tables=config.max_tables)
 
     @asynccontextmanager

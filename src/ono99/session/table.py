@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, make_bot, offered_bots
 from ..engine import (
     DRAW,
     Action,
@@ -54,7 +54,8 @@ class Settings:
     bot_delay: float = 1.0
     grace: float = 60.0
     stand_in: str = "greedy"
-    bots: tuple[str, ...] = ("random", "greedy")
+    # The bots a table may seat: the registry's opponents that this install can build.
+    bots: tuple[str, ...] = field(default_factory=offered_bots)
 
 
 @dataclass
