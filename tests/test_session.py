@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import unicodedata
 from typing import Any
 
 import pytest
@@ -171,12 +170,13 @@ def test_two_people_at_a_table_never_share_a_name() -> None:
     table, _, _, _ = Table.create("g" * 12, config, name, SETTINGS)
     table.join("Chlo\u00e9", 0.0)  # é typed as one letter
     before = [s.to_json() for s in table.seats]
-    for same in ("Ana", "ana", "  ANA ", "\tAna\n", "CHLOÉ", " Chloe\u0301 "):  # e + ◌́
+    taken = [("Ana", "Ana"), ("ana", "Ana"), ("  ANA ", "Ana"), ("\tAna\n", "Ana")]
+    taken += [("CHLOÉ", "Chloé"), (" Chloe\u0301 ", "Chloé")]  # e + combining ◌́
+    for same, holder in taken:
         with pytest.raises(SessionError) as err:
             table.join(same, 0.0)
         assert err.value.code == "name_taken", same
-        tidied = unicodedata.normalize("NFC", " ".join(same.split()))
-        assert err.value.params == {"name": tidied}, same  # their name, as it would be stored
+        assert err.value.params == {"name": holder}, same  # as the one who has it wrote it
         assert [s.to_json() for s in table.seats] == before
     # A name that merely looks alike is another name, and the seat is still free for it.
     seat, _, _ = table.join("Anna", 0.0)

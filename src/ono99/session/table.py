@@ -318,7 +318,7 @@ class Table:
             raise SessionError(
                 "name_taken",
                 f"{name!r} is taken: seat {person.index} is {person.name!r}",
-                name=name,
+                name=person.name,  # as the one who has it wrote it
             )
         token = new_token()
         seat.name = name
