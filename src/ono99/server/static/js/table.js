@@ -431,9 +431,7 @@ class TableView {
     const seats = this.table.seats;
     document.getElementById("total").textContent = formatNumber(v.total);
     const turnEl = document.getElementById("turn");
-    if (v.over) turnEl.textContent = t("turn.over");
-    else if (v.to_play === this.me.seat) turnEl.textContent = v.owed === 2 ? t("turn.you.two") : t("turn.you");
-    else turnEl.textContent = v.owed === 2 ? t("turn.other.two", { name: this.nameOf(v.to_play) }) : t("turn.other", { name: this.nameOf(v.to_play) });
+    turnEl.textContent = v.over ? t("turn.over") : this.turnText(v);
     turnEl.classList.toggle("turn-mine", v.to_play === this.me.seat && !v.over);
     // A tab in the background still says when it is your turn.
     document.title = v.to_play === this.me.seat && !v.over ? t("app.title.your_turn") : t("app.title");
@@ -442,10 +440,13 @@ class TableView {
     document.getElementById("direction").textContent = v.direction === "cw" ? t("direction.cw") : t("direction.ccw");
     const warning = document.getElementById("warning");
     const warnings = [];
+    const play2 = cardLabel("play2", rules.edition);
+    const mine = v.to_play === this.me.seat;
     if (!v.over && v.owed === 2) {
-      warnings.push(v.to_play === this.me.seat
-        ? t("warning.play2.you", { card: cardLabel("play2", rules.edition) })
-        : t("warning.play2", { card: cardLabel("play2", rules.edition), name: this.nameOf(v.to_play) }));
+      warnings.push(mine ? t("warning.play2.you", { card: play2 }) : t("warning.play2", { card: play2, name: this.nameOf(v.to_play) }));
+    } else if (!v.over && v.second_card) {
+      // P1: the first of the two owed cards is down; say so until the second one is.
+      warnings.push(mine ? t("warning.second.you", { card: play2 }) : t("warning.second", { card: play2, name: this.nameOf(v.to_play) }));
     }
     if (v.owes_draw.includes(this.me.seat)) warnings.push(t("warning.draw"));
     warning.hidden = warnings.length === 0;
@@ -459,6 +460,13 @@ class TableView {
     this.fillSeats(v, seats, rules);
     this.fillLog();
     this.fillEnd(v);
+  }
+
+  // Whose turn it is, and how many cards they still owe: two after a Play 2, then one more.
+  turnText(v) {
+    if (v.to_play === this.me.seat) return v.owed === 2 ? t("turn.you.two") : v.second_card ? t("turn.you.second") : t("turn.you");
+    const name = this.nameOf(v.to_play);
+    return v.owed === 2 ? t("turn.other.two", { name }) : v.second_card ? t("turn.other.second", { name }) : t("turn.other", { name });
   }
 
   fillHand(v, rules) {
@@ -607,10 +615,10 @@ class TableView {
     else if (turnChanged && v.to_play !== null) {
       if (v.to_play === this.me.seat) {
         this.warned = false;
-        say([...parts, v.owed === 2 ? t("turn.you.two") : t("turn.you")].join(" "), true);
+        say([...parts, this.turnText(v)].join(" "), true);
         parts.length = 0;
       } else {
-        parts.push(v.owed === 2 ? t("turn.other.two", { name: this.nameOf(v.to_play) }) : t("turn.other", { name: this.nameOf(v.to_play) }));
+        parts.push(this.turnText(v));
       }
     }
     if (v.owes_draw.includes(this.me.seat)) parts.push(t("warning.draw"));
