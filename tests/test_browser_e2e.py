@@ -331,6 +331,9 @@ def test_two_people_and_two_bots_play_a_game_to_the_end(
             for page in (host, friend):
                 await expect(page.locator("#total")).to_be_visible()
                 await expect(page.locator("#hand .hand-card")).to_have_count(4)
+            # The invite stays open beside the game on a laptop, and folds away on a phone.
+            await expect(host.locator("details.invite")).to_have_attribute("open", "")
+            await expect(friend.locator("details.invite")).not_to_have_attribute("open", "")
             # Someone else opens the link once the game is on: they watch, seeing no hand.
             watcher = await (await new_context(browser)).new_page()
             watch_errors(watcher, "watcher", errors)
@@ -473,6 +476,47 @@ async def log_scroll(page: Page) -> dict[str, float]:
                    return {top: l.scrollTop, height: l.clientHeight, content: l.scrollHeight}; }"""
     )
     return metrics
+
+
+def test_the_invite_folds_away_when_a_phone_host_starts(
+    fast_server: BackgroundServer, artifacts: Path
+) -> None:
+    """Six seats on a phone: Start is below the fold, so the host scrolls down to it. Once the
+    game is on, the page shows the table from its top (the total, the hand) and the invite is
+    folded to one line, there to open when wanted."""
+    base = fast_server.url
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 5
+    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
+    assert made.status_code == 201, made.text
+    code, token = made.json()["code"], made.json()["token"]
+
+    async def main() -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await (await new_context(browser, phone=True)).new_page()
+            watch_errors(page, "host", errors)
+            await page.goto(f"{base}/t/{code}#seat={token}")
+            start = page.get_by_role("button", name="Start the game")
+            await expect(start).to_be_enabled()
+            await start.scroll_into_view_if_needed()
+            assert await page.evaluate("window.scrollY") > 0  # the test's premise
+            await start.click()
+            await expect(page.locator("#hand .hand-card")).to_have_count(4)
+            invite = page.locator("details.invite")
+            await expect(invite).not_to_have_attribute("open", "")
+            await expect(invite.get_by_role("link")).to_be_hidden()
+            await in_viewport(page, "#total")
+            await in_viewport(page, "#hand")  # (its cards are redrawn at every move)
+            await fits_width(page)
+            await page.screenshot(path=artifacts / "game-started-phone.png")
+            await invite.locator("summary").click()
+            await expect(invite.get_by_role("link", name=re.compile(code))).to_be_visible()
+            await fits_width(page)
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    run(main())
 
 
 def owing_two(rules: Rules, seat: int, lines: int) -> tuple[int, list[Any], State, Action]:

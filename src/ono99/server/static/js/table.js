@@ -8,6 +8,7 @@ import { Narrator, withBy } from "./log.js";
 import { optionApplies } from "./rules.js";
 
 const TOKEN_FRAGMENT = /(?:^#|&)seat=([A-Za-z0-9_-]{16,64})/;
+const WIDE = window.matchMedia("(min-width: 900px)"); // the game's two columns (style.css)
 
 export async function showTable(root, rawCode) {
   const code = rawCode.toLowerCase().replace(/[\s-]/g, "");
@@ -264,10 +265,14 @@ class TableView {
     const phase = this.table.phase;
     const screen = phase === "lobby" || !this.game ? "lobby" : "game";
     if (screen !== this.screen || fresh) {
+      const moved = screen !== this.screen;
       this.screen = screen;
       this.root.replaceChildren();
       if (screen === "lobby") this.buildLobby();
       else this.buildGame();
+      // A new screen starts at its top: the host who scrolled down to Start sees the table,
+      // not whatever of the game lies where the button was.
+      if (moved) window.scrollTo(0, 0);
     }
     if (screen === "lobby") this.fillLobby();
     else this.fillGame();
@@ -303,21 +308,28 @@ class TableView {
     );
   }
 
-  inviteBox() {
+  // The code and links to share. In the lobby it is a panel of its own; once the game is on,
+  // the table matters more: it folds away on a phone (open on a wide screen, where it fits).
+  inviteBox({ folded = false } = {}) {
     const invite = `${location.origin}/t/${this.code}`;
     const pretty = this.code.replace(/(.{4})(?=.)/g, "$1-");
     const personal = this.token ? `${invite}#seat=${this.token}` : null;
     const copyButton = (text, label) =>
       h("button", { type: "button", class: "small", onclick: async () => toast((await copyText(text)) ? t("copy.done") : t("copy.failed")) }, label);
-    return h(
-      "section",
-      { class: "panel invite", "aria-labelledby": "invite-title" },
-      h("h2", { id: "invite-title" }, t("invite.title")),
+    const title = h("h2", { id: "invite-title" }, t("invite.title"));
+    const body = [
       h("p", {}, t("invite.code"), " ", h("strong", { class: "code" }, pretty), " ", copyButton(pretty, t("invite.copy_code"))),
       h("p", {}, t("invite.link"), " ", h("a", { href: invite, class: "link" }, invite), " ", copyButton(invite, t("invite.copy_link"))),
       personal
         ? h("p", { class: "hint" }, t("invite.personal"), " ", copyButton(personal, t("invite.copy_personal")))
         : null,
+    ];
+    if (!folded) return h("section", { class: "panel invite", "aria-labelledby": "invite-title" }, title, ...body);
+    return h(
+      "details",
+      { class: "panel invite", open: WIDE.matches },
+      h("summary", {}, title, h("span", { class: "hint summary-hint code" }, pretty)),
+      ...body,
     );
   }
 
@@ -421,7 +433,7 @@ class TableView {
           h("section", { class: "log panel", "aria-labelledby": "log-title" },
             h("h2", { id: "log-title" }, t("game.log")),
             h("ol", { id: "log", class: "log-list", role: "log", "aria-live": "off", tabindex: "0", "aria-labelledby": "log-title" })))),
-      this.inviteBox(),
+      this.inviteBox({ folded: true }),
     );
   }
 
