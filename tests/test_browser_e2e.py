@@ -28,9 +28,21 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 from playwright.async_api import Error as PlaywrightError
 
-from ono99.engine import load_record, replay
+from ono99.engine import (
+    Action,
+    Rules,
+    State,
+    apply,
+    legal_actions,
+    load_record,
+    make_rules,
+    new_game,
+    replay,
+    view,
+)
 from ono99.i18n.export import browser_catalog
 from ono99.server import BackgroundServer, ServerConfig
+from ono99.storage import SqliteStore
 
 CHROMIUM = Path(os.environ.get("ONO99_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -115,14 +127,18 @@ async def new_context(browser: Browser, phone: bool = False) -> BrowserContext:
     return context
 
 
-def watch_errors(page: Page, label: str, errors: list[str]) -> None:
-    """Collect script errors, console errors and warnings (a missing i18n key warns)."""
+def watch_errors(page: Page, label: str, errors: list[str], refused: int | None = None) -> None:
+    """Collect script errors, console errors and warnings (a missing i18n key warns).
+    ``refused``: an HTTP status the test provokes on purpose, which Chromium logs as a
+    console error of its own (the page words the refusal; the test checks that)."""
+    expected = f"the server responded with a status of {refused} "
     page.on("pageerror", lambda exc: errors.append(f"{label}: {exc}"))
     page.on(
         "console",
         lambda msg: (
             errors.append(f"{label}: console {msg.type}: {msg.text}")
             if msg.type in ("error", "warning")
+            and not (refused is not None and expected in msg.text)
             else None
         ),
     )
@@ -286,7 +302,7 @@ def test_two_people_and_two_bots_play_a_game_to_the_end(
             host = await host_ctx.new_page()
             friend = await friend_ctx.new_page()
             watch_errors(host, "host", errors)
-            watch_errors(friend, "friend", errors)
+            watch_errors(friend, "friend", errors, refused=409)  # a name that is taken
 
             # The host sets up: Ana and a friend, and two greedy bots.
             await host.goto(base + "/")
@@ -307,6 +323,15 @@ def test_two_people_and_two_bots_play_a_game_to_the_end(
             ).to_be_visible()
             await fits_width(friend)
             await friend.screenshot(path=artifacts / "join-phone.png")
+            # The host's name is taken, however it is typed: the form says so, nothing else.
+            await friend.get_by_label("Your name").fill(" ana ")
+            await friend.get_by_role("button", name="Take a seat").click()
+            await expect(friend.locator("form .form-error")).to_have_text(
+                "Someone at this table is already called Ana. Pick another name."
+            )
+            await expect(friend.get_by_label("Your name")).to_be_focused()
+            await fits_width(friend)
+            await friend.screenshot(path=artifacts / "join-name-taken-phone.png")
             await friend.get_by_label("Your name").fill("Ben")
             await friend.get_by_role("button", name="Take a seat").click()
             await expect(friend.get_by_text("Waiting for the host to start")).to_be_visible()
@@ -319,6 +344,9 @@ def test_two_people_and_two_bots_play_a_game_to_the_end(
             for page in (host, friend):
                 await expect(page.locator("#total")).to_be_visible()
                 await expect(page.locator("#hand .hand-card")).to_have_count(4)
+            # The invite stays open beside the game on a laptop, and folds away on a phone.
+            await expect(host.locator("details.invite")).to_have_attribute("open", "")
+            await expect(friend.locator("details.invite")).not_to_have_attribute("open", "")
             # Someone else opens the link once the game is on: they watch, seeing no hand.
             watcher = await (await new_context(browser)).new_page()
             watch_errors(watcher, "watcher", errors)
@@ -453,6 +481,153 @@ def test_draw_penalty_is_played_with_the_draw_button(
         assert not errors, "\n".join(errors)
 
     run(main())
+
+
+async def log_scroll(page: Page) -> dict[str, float]:
+    metrics: dict[str, float] = await page.evaluate(
+        """() => { const l = document.getElementById("log");
+                   return {top: l.scrollTop, height: l.clientHeight, content: l.scrollHeight}; }"""
+    )
+    return metrics
+
+
+def test_the_invite_folds_away_when_a_phone_host_starts(
+    fast_server: BackgroundServer, artifacts: Path
+) -> None:
+    """Six seats on a phone: Start is below the fold, so the host scrolls down to it. Once the
+    game is on, the page shows the table from its top (the total, the hand) and the invite is
+    folded to one line, there to open when wanted."""
+    base = fast_server.url
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 5
+    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
+    assert made.status_code == 201, made.text
+    code, token = made.json()["code"], made.json()["token"]
+
+    async def main() -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await (await new_context(browser, phone=True)).new_page()
+            watch_errors(page, "host", errors)
+            await page.goto(f"{base}/t/{code}#seat={token}")
+            start = page.get_by_role("button", name="Start the game")
+            await expect(start).to_be_enabled()
+            await start.scroll_into_view_if_needed()
+            assert await page.evaluate("window.scrollY") > 0  # the test's premise
+            await start.click()
+            await expect(page.locator("#hand .hand-card")).to_have_count(4)
+            invite = page.locator("details.invite")
+            await expect(invite).not_to_have_attribute("open", "")
+            await expect(invite.get_by_role("link")).to_be_hidden()
+            await in_viewport(page, "#total")
+            await in_viewport(page, "#hand")  # (its cards are redrawn at every move)
+            await fits_width(page)
+            await page.screenshot(path=artifacts / "game-started-phone.png")
+            await invite.locator("summary").click()
+            await expect(invite.get_by_role("link", name=re.compile(code))).to_be_visible()
+            await fits_width(page)
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    run(main())
+
+
+def owing_two(rules: Rules, seat: int, lines: int) -> tuple[int, list[Any], State, Action]:
+    """A random game's seed and actions up to a moment when ``seat`` owes two cards (a Play 2
+    came their way) with at least ``lines`` log lines so far, the state then, and a card of
+    theirs that is only the first of the two (a Reverse or Play 2 would pass them on)."""
+    for seed in range(2000):
+        rng = random.Random(seed)
+        state = new_game(rules, seed)
+        actions: list[Any] = []
+        while not state.over:
+            mover = state.to_play
+            assert mover is not None
+            legal = legal_actions(state, mover)
+            if mover == seat and state.owed == 2 and state.event_count >= lines:
+                for action in legal:
+                    if action.kind == "play" and view(apply(state, seat, action)).second_card:
+                        return seed, actions, state, action
+            action = rng.choice(legal)
+            actions.append((mover, action))
+            state = apply(state, mover, action)
+    raise AssertionError("no game found where a Play 2 reaches the seat")
+
+
+def test_a_play2_callout_for_the_second_card_and_a_reload_on_a_phone(
+    tmp_path: Path, artifacts: Path
+) -> None:
+    """A game comes back from storage (as after a restart) just as a Play 2 reaches Ana, who
+    is on a phone. After her first card the page says one more card is owed, to her and, in
+    their words, to a watcher; after a reload it still says so and the play-by-play, which
+    is longer than its box, is scrolled to the newest move. Her second card ends it."""
+    with serve(tmp_path, bot_delay=0.05) as server:
+        made = httpx.post(
+            f"{server.url}/api/tables",
+            json={"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3,
+                  "name": "Ana", "turn_seconds": 0},
+        )  # fmt: skip
+        assert made.status_code == 201, made.text
+        code, token = made.json()["code"], made.json()["token"]
+        stored_rules = httpx.get(f"{server.url}/api/tables/{code}").json()["rules"]
+    rules = make_rules("2022", players=4)
+    assert rules.to_dict(minimal=False) == stored_rules
+    seed, actions, owing, first_card = owing_two(rules, 0, lines=24)
+    first = owing.hands[0].index(first_card.card)
+    store = SqliteStore(tmp_path / "ono99.db")
+    with store.transaction():
+        store.start_game(code, 1, seed, owing.dealer)
+        for i, (seat, action) in enumerate(actions):
+            store.add_action(code, 1, i, seat, str(action), "seat" if seat == 0 else "bot")
+    store.close()
+    lines = apply(owing, 0, first_card).event_count  # log lines after her first card
+
+    async def main(base: str) -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            ana = await (await new_context(browser, phone=True)).new_page()
+            watcher = await (await new_context(browser, phone=True)).new_page()
+            watch_errors(ana, "ana", errors)
+            watch_errors(watcher, "watcher", errors)
+            await ana.goto(f"{base}/t/{code}#seat={token}")
+            await watcher.goto(f"{base}/t/{code}")
+            await expect(ana.locator("#turn")).to_have_text("Your turn: play 2 cards.")
+            await expect(ana.locator("#warning")).to_contain_text("You must play 2 cards")
+            await expect(watcher.locator("#warning")).to_have_text("Play 2! Ana must play 2 cards.")
+            await ana.locator(f'#hand .hand-card[data-index="{first}"]').click()
+            callout = "Play 2: one more card to play."
+            await expect(ana.locator("#warning")).to_have_text(callout)
+            await expect(ana.locator("#turn")).to_have_text("Your turn: one more card.")
+            await expect(watcher.locator("#warning")).to_have_text(
+                "Play 2: Ana owes one more card."
+            )
+            await expect(watcher.locator("#turn")).to_have_text("Ana's turn: one more card.")
+            await ana.wait_for_function(  # and a screen reader hears it
+                "() => window.said.some((s) => s.endsWith('Your turn: one more card.'))"
+            )
+            await in_viewport(ana, "#warning")
+            await fits_width(ana)
+            await ana.screenshot(path=artifacts / "play2-second-card-phone.png")
+            await watcher.screenshot(path=artifacts / "play2-second-card-watcher-phone.png")
+
+            await ana.reload()
+            await expect(ana.locator("#warning")).to_have_text(callout)
+            await expect(ana.locator("#log li")).to_have_count(lines)
+            box = await log_scroll(ana)
+            assert box["content"] > box["height"] + 100, box  # it overflows its box
+            assert box["content"] - (box["top"] + box["height"]) <= 2, box  # at the bottom
+
+            await ana.locator(PLAYABLE).first.click()
+            await expect(ana.locator("#log li")).not_to_have_count(lines)
+            for page in (ana, watcher):
+                await expect(page.locator("#turn")).not_to_contain_text("one more card")
+                await expect(page.locator("#warning")).not_to_contain_text("one more card")
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    with serve(tmp_path, bot_delay=0.05) as server:
+        run(main(server.url))
 
 
 def stretched(catalog: dict[str, str]) -> dict[str, str]:

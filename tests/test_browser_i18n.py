@@ -212,7 +212,8 @@ def test_each_reader_sees_the_table_in_their_own_language(
     fast_server: BackgroundServer, artifacts: Path
 ) -> None:
     """One table, a Marathi host and an Armenian friend (and a browser asking for Greek):
-    the same events, worded per reader; the Accept-Language pick applies when none was made."""
+    the same events, worded per reader; the Accept-Language pick applies when none was made.
+    The friend first asks for the host's name and is told, in Armenian, that it is taken."""
     base = fast_server.url
     made = httpx.post(
         f"{base}/api/tables",
@@ -240,10 +241,17 @@ def test_each_reader_sees_the_table_in_their_own_language(
                 await watcher_ctx.new_page(),
             )
             for page, label in ((host, "mr"), (friend, "hy"), (watcher, "el")):
-                watch_errors(page, label, errors)
+                watch_errors(page, label, errors, refused=409 if page is friend else None)
             await host.goto(f"{base}/t/{code}#seat={token}")
             await friend.goto(f"{base}/t/{code}")
             await expect(friend.locator("html")).to_have_attribute("lang", "hy")
+            # The host's name is taken: the join form says so in the friend's language.
+            await friend.locator("#join-name").fill("ANA")
+            await friend.locator("form button.primary").click()
+            taken = browser_catalog("hy")["error.name_taken"].replace("{name}", "Ana")
+            await expect(friend.locator("form .form-error")).to_have_text(taken)
+            await fits_width(friend)
+            await friend.screenshot(path=artifacts / "hy-join-name-taken-phone.png")
             await friend.locator("#join-name").fill("Բեն")
             await friend.locator("form button.primary").click()
             await watcher.goto(f"{base}/t/{code}")

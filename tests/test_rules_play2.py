@@ -1,12 +1,26 @@
-"""Play 2 / Double Play (RULES.md §4, P1–P7), in two- and three-player games."""
+"""Play 2 / Double Play (RULES.md §4, P1–P7), in two- and three-player games, and the
+second owed card as every view reports it, against the transitions in every configuration."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import pytest
 
-from ono99.engine import CCW, CW, PLAY, IllegalActionError, State, apply, legal_actions, make_rules
+from invariants import config_id, random_states, sweep_configs
+from ono99.engine import (
+    CCW,
+    CW,
+    DRAW,
+    PLAY,
+    IllegalActionError,
+    State,
+    apply,
+    legal_actions,
+    make_rules,
+    view,
+)
 from ono99.engine.cards import PLAY2
 from stacking import events_since, hand, stacked_game
 
@@ -58,6 +72,58 @@ def test_P1_other_seats_may_not_play_while_a_player_owes_two() -> None:
     assert legal_actions(s, 2) == []
     with pytest.raises(IllegalActionError, match="it is seat 1's turn"):
         apply(s, 2, "play 5")
+
+
+def seconds(state: State) -> list[bool]:
+    """``second_card`` as every seat and a spectator see it (it is public: all agree)."""
+    return [view(state, seat).second_card for seat in (*range(state.rules.players), None)]
+
+
+@pytest.mark.parametrize("draw_penalty", [False, True])
+def test_P1_every_view_says_when_the_second_owed_card_is_due(draw_penalty: bool) -> None:
+    s = owing("2022", 3, ["2", "3", "4", "5"], pile=["7", "8"], draw_penalty=draw_penalty)
+    assert seconds(s) == [False] * 4  # two owed: the first is due
+    first = apply(s, 1, "play 3")
+    assert seconds(first) == [True] * 4
+    if draw_penalty:  # the owed draw taken, the second card is still due
+        drawn = apply(first, 1, "draw")
+        assert drawn.to_play == 1 and seconds(drawn) == [True] * 4
+    after = apply(first, 1, "play 4")
+    assert after.to_play == 2 and seconds(after) == [False] * 4
+
+
+@pytest.mark.parametrize(("edition", "card"), DEFLECTORS)
+def test_P2_a_deflected_play2_owes_no_second_card(edition: str, card: str) -> None:
+    s = owing(edition, 3, [card, "2", "3", "4"], pile=["7"])
+    assert seconds(apply(s, 1, f"play {card}")) == [False] * 4
+
+
+def test_P6_no_second_card_is_owed_once_the_obligation_lapses() -> None:
+    s = owing("2022", 3, ["3", "10", "10", "10"], pile=["10"], total=95)
+    assert seconds(apply(s, 1, "play 3")) == [False] * 4
+
+
+def test_P1_second_card_agrees_with_the_transitions_in_every_configuration() -> None:
+    """``second_card`` reads the log; here it is checked against the transitions instead, in
+    one random game per configuration of the sweep: it holds from a first owed card that
+    left the turn with its player (owing two, now one) until their next card, through
+    their draw."""
+    due_somewhere = 0
+    for i, rules in enumerate(sweep_configs()):
+        states = list(random_states(rules, i))
+        due = False
+        for before, after in itertools.pairwise(states):
+            ((_seat, action),) = after.actions(before.moves)
+            same_turn = (
+                not after.over and after.round == before.round and after.to_play == before.to_play
+            )
+            if action is DRAW:
+                due = due and same_turn
+            else:
+                due = same_turn and before.owed == 2 and after.owed == 1
+            assert view(after).second_card == due, (config_id(rules), i, after.moves)
+            due_somewhere += due
+    assert due_somewhere > 100  # the games did reach the second card, often
 
 
 # --------------------------------------------------------------------------- P2

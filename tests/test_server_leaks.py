@@ -30,7 +30,8 @@ ALLOWED_KEYS = {
     "play2_deflects_play2", "ono99_on_tens", "draw_penalty", "match", "tokens", "target",
     "variant", "bust_total",
     # a view
-    "round", "dealer", "total", "direction", "to_play", "owed", "ono99_played", "hand", "scores",
+    "round", "dealer", "total", "direction", "to_play", "owed", "second_card", "ono99_played",
+    "hand", "scores",
     "hand_sizes", "status", "laid_down", "out", "out_of_round", "owes_draw", "draw_pile",
     "discard_top", "discard_size", "over", "winners", "legal",
     # events

@@ -84,6 +84,43 @@ def test_join_start_and_play(server: BackgroundServer) -> None:
     run(main())
 
 
+def test_a_name_already_at_the_table_is_refused_and_the_seat_stays_open(
+    server: BackgroundServer,
+) -> None:
+    """Session rule (docs/protocol.md, joining) over the real server: a second "Ana" is
+    refused with ``name_taken`` (409), the host's websocket hears of no change, the seat is
+    still open for someone else, and that someone may take a bot's name (the bot moves over)."""
+
+    async def main() -> None:
+        host = create_table(server.url, ["human", "human", "human", "greedy"])
+        code = host["code"]
+        ana = await Client.open(server.ws_url, code, host["token"], "host")
+        await ana.expect("table", lambda m: m["seats"][0]["connected"])
+        heard = len(ana.messages)
+        url = f"{server.url}/api/tables/{code}/join"
+        for same in (" ana ", "ANA", "Ana"):
+            r = httpx.post(url, json={"name": same}, timeout=TIMEOUT)
+            assert r.status_code == 409, r.text
+            assert r.json()["error"]["code"] == "name_taken"
+            assert r.json()["error"]["params"] == {"name": "Ana"}  # whose name it is
+        await ana.drain()
+        assert [m["type"] for m in ana.messages[heard:]] == ["pong"]  # nothing changed
+        assert ana.table is not None and [s["open"] for s in ana.table["seats"]] == [
+            False, True, True, False
+        ]  # fmt: skip
+        bot_name = ana.table["seats"][3]["name"]
+        joined = join(server.url, code, bot_name.upper())
+        assert joined["seat"] == 1
+        seen = await ana.expect("table", lambda m: not m["seats"][1]["open"])
+        names = [s["name"] for s in seen["seats"]]
+        assert names[1] == bot_name.upper() and names[3] not in (bot_name, "Ana", None)
+        r = httpx.post(url, json={"name": bot_name}, timeout=TIMEOUT)  # now a person's name
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+        await ana.close()
+
+    run(main())
+
+
 def test_refusals_go_to_their_sender_only_and_change_nothing(server: BackgroundServer) -> None:
     async def main() -> None:
         code, clients, _ = await seated(server, ["human", "human", "human"])

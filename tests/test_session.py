@@ -159,6 +159,47 @@ def test_join_fills_open_seats_then_refuses() -> None:
     assert err.value.code == "started"
 
 
+def test_two_people_at_a_table_never_share_a_name() -> None:
+    """Session rule (docs/protocol.md, joining): a newcomer named like a person already
+    seated — the creator included — is refused with ``name_taken``, whatever the case, the
+    spaces around it or the way its accents were typed, and nothing changes."""
+    config, name = parse_table_request(
+        {"seats": [{"kind": "human"}] * 3 + [{"kind": "bot"}], "name": "Ana"},
+        bots=SETTINGS.bots,
+    )
+    table, _, _, _ = Table.create("g" * 12, config, name, SETTINGS)
+    table.join("Chlo\u00e9", 0.0)  # é typed as one letter
+    before = [s.to_json() for s in table.seats]
+    taken = [("Ana", "Ana"), ("ana", "Ana"), ("  ANA ", "Ana"), ("\tAna\n", "Ana")]
+    taken += [("CHLOÉ", "Chloé"), (" Chloe\u0301 ", "Chloé")]  # e + combining ◌́
+    for same, holder in taken:
+        with pytest.raises(SessionError) as err:
+            table.join(same, 0.0)
+        assert err.value.code == "name_taken", same
+        assert err.value.params == {"name": holder}, same  # as the one who has it wrote it
+        assert [s.to_json() for s in table.seats] == before
+    # A name that merely looks alike is another name, and the seat is still free for it.
+    seat, _, _ = table.join("Anna", 0.0)
+    assert seat == 2 and [s.name for s in table.seats] == ["Ana", "Chloé", "Anna", "Ben"]
+
+
+def test_names_are_stored_composed_and_bots_make_way_for_people() -> None:
+    config, name = parse_table_request(
+        {"seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}], "name": "ben"},
+        bots=SETTINGS.bots,
+    )
+    table, _, _, _ = Table.create("h" * 12, config, name, SETTINGS)
+    assert [s.name for s in table.seats] == ["ben", "Ana", None]  # no bot "Ben" beside "ben"
+    _, _, out = table.join("ANA", 0.0)  # the bot "Ana" takes a name neither person has
+    assert [s.name for s in table.seats] == ["ben", "Chloé", "ANA"]
+    assert [c.seat for c in out.changes] == [2, 1]
+    config, name = parse_table_request(
+        {"seats": [{"kind": "human"}] * 2, "name": "Chloe\u0301"}, bots=SETTINGS.bots
+    )
+    table, _, _, _ = Table.create("j" * 12, config, name, SETTINGS)
+    assert table.seats[0].name == "Chlo\u00e9"
+
+
 def test_host_turns_an_open_seat_into_a_bot() -> None:
     config, name = parse_table_request(
         {"seats": [{"kind": "human"}] * 3, "name": "Ana"}, bots=SETTINGS.bots

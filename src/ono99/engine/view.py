@@ -16,7 +16,18 @@ from .cards import ONO99
 from .errors import SetupError
 from .game import legal_actions, playable_cards
 from .rules import Rules
-from .state import EMPTY_CHAIN, OUT, STATUS_NAMES, Chain, Event, State, chain_items
+from .state import (
+    EMPTY_CHAIN,
+    OUT,
+    STATUS_NAMES,
+    Chain,
+    Event,
+    State,
+    chain_items,
+    chain_len,
+)
+
+_SECOND_CARD_WINDOW = 8
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,23 @@ class View:
     @property
     def players(self) -> int:
         return self.rules.players
+
+    @property
+    def second_card(self) -> bool:
+        """Whether ``to_play`` has laid the first of two owed cards and owes the second (P1).
+
+        Public, and read off the public log: the last thing that happened (draws and
+        reshuffles aside) is a card, or K7's discard, by ``to_play`` — after any other card
+        the turn moves on (T4, P2) or the round ends, so only a first owed card leaves the
+        turn where it was."""
+        if self.over or self.to_play is None or self.owed != 1:
+            return False
+        # After the first card come at most its draw and two reshuffles.
+        recent = chain_items(self._log, max(0, chain_len(self._log) - _SECOND_CARD_WINDOW))
+        for event in reversed(recent):
+            if event.kind not in ("draw", "lost_draw", "reshuffle"):
+                return event.kind in ("play", "discard") and event.seat == self.to_play
+        return False
 
     @property
     def must_bust(self) -> bool:

@@ -29,6 +29,7 @@ _STATUS = {
     "too_big": 413,
     "rate_limited": 429,
     "full": 409,
+    "name_taken": 409,
     "started": 409,
     "busy": 503,
     "server_error": 500,

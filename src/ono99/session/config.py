@@ -55,10 +55,11 @@ class TableConfig:
 
 
 def check_name(value: Any) -> str:
-    """A display name: 1 to 24 printable characters, spaces collapsed."""
+    """A display name: 1 to 24 printable characters, spaces collapsed, in Unicode's composed
+    form (NFC), so that "Chloé" is one name however the keyboard typed the é."""
     if not isinstance(value, str):
         raise SessionError("bad_name", "a name must be text", field="name")
-    name = " ".join(value.split())
+    name = unicodedata.normalize("NFC", " ".join(value.split()))
     if not name or len(name) > MAX_NAME:
         raise SessionError(
             "bad_name", f"a name must be 1 to {MAX_NAME} characters", field="name", max=MAX_NAME
@@ -66,6 +67,19 @@ def check_name(value: Any) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise SessionError("bad_name", "a name may not hold control characters", field="name")
     return name
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names would read as one at the table: case, spacing and the way accents
+    were typed aside ("Ana", " ana ", "ANA" are one name; "Chloé" with a composed or a
+    combining é too)."""
+    return _name_key(a) == _name_key(b)
+
+
+def _name_key(name: str) -> str:
+    # Unicode's caseless match (§3.13): fold the case of the composed form, then compose again.
+    folded = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+    return unicodedata.normalize("NFC", folded)
 
 
 def check_turn_seconds(value: Any, limits: tuple[float, float]) -> float:

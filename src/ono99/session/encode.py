@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import CARD_NAMES, CW, Event, Record, View, replay_states
+from ..engine import CARD_NAMES, CW, Event, Record, View, replay_states, view
 from ..engine.state import STATUS_NAMES, State
 
 
@@ -27,6 +27,7 @@ def encode_view(v: View) -> dict[str, Any]:
         "direction": "cw" if v.direction == CW else "ccw",
         "to_play": v.to_play,
         "owed": v.owed,
+        "second_card": v.second_card,  # P1: the first of two owed cards is down
         "ono99_played": v.ono99_played,
         "hand": None if v.hand is None else cards(v.hand),
         "hand_sizes": list(v.hand_sizes),
@@ -88,6 +89,7 @@ def full_state(state: State) -> dict[str, Any]:
         "direction": "cw" if state.direction == CW else "ccw",
         "to_play": state.to_play,
         "owed": state.owed,
+        "second_card": view(state).second_card,
         "hands": [cards(h) for h in state.hands],
         "status": [STATUS_NAMES[s] for s in state.status],
         "tokens": None if state.tokens is None else list(state.tokens),

@@ -17,6 +17,7 @@ Seats and timing:
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
 from collections.abc import Sequence
@@ -38,7 +39,7 @@ from ..engine import (
     record_of,
     view,
 )
-from .config import BOT, HUMAN, TableConfig, check_name, check_seat
+from .config import BOT, HUMAN, TableConfig, check_name, check_seat, same_name
 from .credentials import new_seed, new_token, same_hash, token_hash
 from .encode import encode_events, encode_view
 from .errors import SessionError
@@ -294,21 +295,38 @@ class Table:
     # ---------------------------------------------------------------- the lobby
 
     def join(self, name: Any, now: float) -> tuple[int, str, Outcome]:
-        """Take the first open seat; returns the seat and its token."""
+        """Take the first open seat; returns the seat and its token.
+
+        Two people at a table never share a name (``same_name``: case, spacing and accents
+        typed either way aside), so that the log never says "Ana plays 7" about two players:
+        a newcomer named like a seated person is refused (``name_taken``), and a bot named
+        like the newcomer (bots are "Ana", "Ben", ...) takes another name."""
         name = check_name(name)
         if self.phase != LOBBY:
             raise SessionError("started", "this table's game has already started")
         seat = next((s for s in self.seats if s.open), None)
         if seat is None:
             raise SessionError("full", "every seat at this table is taken")
+        person = next(
+            (
+                s
+                for s in self.seats
+                if s.kind == HUMAN and s.name is not None and same_name(s.name, name)
+            ),
+            None,
+        )
+        if person is not None:
+            raise SessionError(
+                "name_taken",
+                f"{name!r} is taken: seat {person.index} is {person.name!r}",
+                name=person.name,  # as the one who has it wrote it
+            )
         token = new_token()
         seat.name = name
         seat.token_hash = token_hash(token)
         changes: list[Change] = [self._seat_change(seat)]
-        # A bot named like the newcomer (bots are "Ana", "Ben", ...) takes another name, so
-        # that the log never says "Ben plays 7" about two players.
         for bot in self.seats:
-            if bot.kind == BOT and bot.name is not None and bot.name.casefold() == name.casefold():
+            if bot.kind == BOT and bot.name is not None and same_name(bot.name, name):
                 bot.name = _BotNames({s.name for s in self.seats if s.name}).next()
                 changes.append(self._seat_change(bot))
         return seat.index, token, Outcome(changes, table=True)
@@ -638,14 +656,17 @@ class Table:
 
 
 class _BotNames:
+    """Names for bots, none of them the same name (``same_name``) as one already taken."""
+
     def __init__(self, taken: set[str]) -> None:
-        self.taken = set(taken)
+        self.taken = list(taken)
 
     def next(self) -> str:
-        for name in BOT_NAMES:
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
-        name = f"Bot {len(self.taken) + 1}"
-        self.taken.add(name)
+        numbered = (f"Bot {i}" for i in itertools.count(len(self.taken) + 1))
+        name = next(
+            c
+            for c in itertools.chain(BOT_NAMES, numbered)
+            if not any(same_name(c, t) for t in self.taken)
+        )
+        self.taken.append(name)
         return name

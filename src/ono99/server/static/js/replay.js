@@ -68,7 +68,7 @@ export async function showReplay(root, rawCode, game) {
       h("div", { class: "replay-now" }, lines[at].map((l) => h("p", { class: `tone-${l.tone}` }, l.text))),
       h("div", { class: "total-box" }, h("span", { class: "total-label" }, t("game.total")), h("span", { class: "total" }, formatNumber(s.total))),
       h("p", {}, s.direction === "cw" ? t("direction.cw") : t("direction.ccw"),
-        " · ", s.over ? t("turn.over") : (s.owed === 2 ? t("turn.other.two", { name: names[s.to_play] }) : t("turn.other", { name: names[s.to_play] })),
+        " · ", s.over ? t("turn.over") : turnText(s, names[s.to_play]),
         " · ", tn("piles.draw", s.draw_pile)),
       h("ul", { class: "seat-list" },
         ...s.hands.map((hand, i) => {
@@ -113,4 +113,9 @@ export async function showReplay(root, rawCode, game) {
     e.preventDefault();
   });
   draw();
+}
+
+function turnText(s, name) {
+  if (s.owed === 2) return t("turn.other.two", { name });
+  return s.second_card ? t("turn.other.second", { name }) : t("turn.other", { name });
 }

@@ -8,6 +8,7 @@ import { Narrator, withBy } from "./log.js";
 import { optionApplies } from "./rules.js";
 
 const TOKEN_FRAGMENT = /(?:^#|&)seat=([A-Za-z0-9_-]{16,64})/;
+const WIDE = window.matchMedia("(min-width: 900px)"); // the game's two columns (style.css)
 
 export async function showTable(root, rawCode) {
   const code = rawCode.toLowerCase().replace(/[\s-]/g, "");
@@ -264,10 +265,14 @@ class TableView {
     const phase = this.table.phase;
     const screen = phase === "lobby" || !this.game ? "lobby" : "game";
     if (screen !== this.screen || fresh) {
+      const moved = screen !== this.screen;
       this.screen = screen;
       this.root.replaceChildren();
       if (screen === "lobby") this.buildLobby();
       else this.buildGame();
+      // A new screen starts at its top: the host who scrolled down to Start sees the table,
+      // not whatever of the game lies where the button was.
+      if (moved) window.scrollTo(0, 0);
     }
     if (screen === "lobby") this.fillLobby();
     else this.fillGame();
@@ -303,21 +308,28 @@ class TableView {
     );
   }
 
-  inviteBox() {
+  // The code and links to share. In the lobby it is a panel of its own; once the game is on,
+  // the table matters more: it folds away on a phone (open on a wide screen, where it fits).
+  inviteBox({ folded = false } = {}) {
     const invite = `${location.origin}/t/${this.code}`;
     const pretty = this.code.replace(/(.{4})(?=.)/g, "$1-");
     const personal = this.token ? `${invite}#seat=${this.token}` : null;
     const copyButton = (text, label) =>
       h("button", { type: "button", class: "small", onclick: async () => toast((await copyText(text)) ? t("copy.done") : t("copy.failed")) }, label);
-    return h(
-      "section",
-      { class: "panel invite", "aria-labelledby": "invite-title" },
-      h("h2", { id: "invite-title" }, t("invite.title")),
+    const title = h("h2", { id: "invite-title" }, t("invite.title"));
+    const body = [
       h("p", {}, t("invite.code"), " ", h("strong", { class: "code" }, pretty), " ", copyButton(pretty, t("invite.copy_code"))),
       h("p", {}, t("invite.link"), " ", h("a", { href: invite, class: "link" }, invite), " ", copyButton(invite, t("invite.copy_link"))),
       personal
         ? h("p", { class: "hint" }, t("invite.personal"), " ", copyButton(personal, t("invite.copy_personal")))
         : null,
+    ];
+    if (!folded) return h("section", { class: "panel invite", "aria-labelledby": "invite-title" }, title, ...body);
+    return h(
+      "details",
+      { class: "panel invite", open: WIDE.matches },
+      h("summary", {}, title, h("span", { class: "hint summary-hint code" }, pretty)),
+      ...body,
     );
   }
 
@@ -421,7 +433,7 @@ class TableView {
           h("section", { class: "log panel", "aria-labelledby": "log-title" },
             h("h2", { id: "log-title" }, t("game.log")),
             h("ol", { id: "log", class: "log-list", role: "log", "aria-live": "off", tabindex: "0", "aria-labelledby": "log-title" })))),
-      this.inviteBox(),
+      this.inviteBox({ folded: true }),
     );
   }
 
@@ -431,9 +443,7 @@ class TableView {
     const seats = this.table.seats;
     document.getElementById("total").textContent = formatNumber(v.total);
     const turnEl = document.getElementById("turn");
-    if (v.over) turnEl.textContent = t("turn.over");
-    else if (v.to_play === this.me.seat) turnEl.textContent = v.owed === 2 ? t("turn.you.two") : t("turn.you");
-    else turnEl.textContent = v.owed === 2 ? t("turn.other.two", { name: this.nameOf(v.to_play) }) : t("turn.other", { name: this.nameOf(v.to_play) });
+    turnEl.textContent = v.over ? t("turn.over") : this.turnText(v);
     turnEl.classList.toggle("turn-mine", v.to_play === this.me.seat && !v.over);
     // A tab in the background still says when it is your turn.
     document.title = v.to_play === this.me.seat && !v.over ? t("app.title.your_turn") : t("app.title");
@@ -442,10 +452,13 @@ class TableView {
     document.getElementById("direction").textContent = v.direction === "cw" ? t("direction.cw") : t("direction.ccw");
     const warning = document.getElementById("warning");
     const warnings = [];
+    const play2 = cardLabel("play2", rules.edition);
+    const mine = v.to_play === this.me.seat;
     if (!v.over && v.owed === 2) {
-      warnings.push(v.to_play === this.me.seat
-        ? t("warning.play2.you", { card: cardLabel("play2", rules.edition) })
-        : t("warning.play2", { card: cardLabel("play2", rules.edition), name: this.nameOf(v.to_play) }));
+      warnings.push(mine ? t("warning.play2.you", { card: play2 }) : t("warning.play2", { card: play2, name: this.nameOf(v.to_play) }));
+    } else if (!v.over && v.second_card) {
+      // P1: the first of the two owed cards is down; say so until the second one is.
+      warnings.push(mine ? t("warning.second.you", { card: play2 }) : t("warning.second", { card: play2, name: this.nameOf(v.to_play) }));
     }
     if (v.owes_draw.includes(this.me.seat)) warnings.push(t("warning.draw"));
     warning.hidden = warnings.length === 0;
@@ -459,6 +472,13 @@ class TableView {
     this.fillSeats(v, seats, rules);
     this.fillLog();
     this.fillEnd(v);
+  }
+
+  // Whose turn it is, and how many cards they still owe: two after a Play 2, then one more.
+  turnText(v) {
+    if (v.to_play === this.me.seat) return v.owed === 2 ? t("turn.you.two") : v.second_card ? t("turn.you.second") : t("turn.you");
+    const name = this.nameOf(v.to_play);
+    return v.owed === 2 ? t("turn.other.two", { name }) : v.second_card ? t("turn.other.second", { name }) : t("turn.other", { name });
   }
 
   fillHand(v, rules) {
@@ -607,10 +627,10 @@ class TableView {
     else if (turnChanged && v.to_play !== null) {
       if (v.to_play === this.me.seat) {
         this.warned = false;
-        say([...parts, v.owed === 2 ? t("turn.you.two") : t("turn.you")].join(" "), true);
+        say([...parts, this.turnText(v)].join(" "), true);
         parts.length = 0;
       } else {
-        parts.push(v.owed === 2 ? t("turn.other.two", { name: this.nameOf(v.to_play) }) : t("turn.other", { name: this.nameOf(v.to_play) }));
+        parts.push(this.turnText(v));
       }
     }
     if (v.owes_draw.includes(this.me.seat)) parts.push(t("warning.draw"));
