@@ -145,6 +145,25 @@ def test_time_left_weighs_each_phase_by_its_own_cost() -> None:
     assert clock.total_text() == "0:15:00"
 
 
+def test_a_speed_up_carries_over_to_the_same_bots_only() -> None:
+    greedy = Phase("a", "seat_order", "greedy", ((4, 10.0),))
+    again = Phase("b", "game_length", "greedy", ((1, 10.0),))
+    expert = Phase("c", "house_rules", "expert vs greedy", ((1, 100.0),))
+    hand = Hand()
+    clock = PhaseClock((greedy, again, expert), now=hand)
+    clock.begin(greedy)
+    for _ in range(4):
+        clock.tick()
+    hand.t += 20.0  # half their priors
+    assert clock.left(1) == (5.0, "prior")  # the same bots: as fast again
+    assert clock.left(2) == (100.0, "prior")  # others: no faster than their prior
+    hand.t += 20.0
+    clock.begin(again)
+    clock.tick()
+    hand.t += 40.0  # now the machine is slow: that does carry over
+    assert clock.left(2) == (100.0 * 80.0 / 50.0, "prior")
+
+
 def test_a_phase_of_unknown_cost_makes_the_total_a_lower_bound() -> None:
     cheap = Phase("cheap", "seat_order", "greedy", ((4, 1.0),))
     optioned = Phase("edge", "house_rules", "expert vs greedy", ((3, 10.0),), known=False)

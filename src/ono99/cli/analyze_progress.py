@@ -8,8 +8,9 @@ an hour, so each phase is estimated from its own games:
 
 - a phase under way: the prior seconds of its remaining games (``ono99.sim.costs``) times
   the ratio of the time its finished games took to their priors;
-- a phase not started: its prior seconds times that ratio over every game finished so far
-  (how fast this machine is right now); before any game, the priors over the workers;
+- a phase not started: its prior seconds times that ratio over the games finished so far
+  by the same bots (how fast this machine is right now), else over every game finished,
+  but never faster than the priors; before any game, the priors over the workers;
 - a phase whose bots' cost is not known (a strong bot with options) adds nothing until it has
   played a game, and the total left is then shown as a lower bound.
 """
@@ -81,15 +82,27 @@ class PhaseClock:
         end = self.ended[i]
         return (at if end is None else end) - start
 
-    def speed(self, at: float) -> float:
-        """Seconds taken per prior second, over every game finished in a phase of known
-        cost; before any, the priors shared among the workers."""
+    def speed(self, at: float, bots: str | None = None) -> float:
+        """Seconds taken per prior second, over the games finished in phases of known cost
+        played by ``bots`` (None: by anyone); before any, the priors shared among the
+        workers."""
         spent = prior = 0.0
         for i, phase in enumerate(self.phases):
-            if self.done[i] and phase.known:
+            if self.done[i] and phase.known and bots in (None, phase.bots):
                 spent += self._spent(i, at)
                 prior += phase.prior_seconds(0, self.done[i])
         return spent / prior if prior > 0 else 1 / self.workers
+
+    def _speed_for(self, phase: Phase, at: float) -> float:
+        """The speed to expect of a phase not started: that of the same bots if they have
+        played, else that of the run so far but never faster than the priors. Other bots
+        being slow says the machine is busy; their being fast may only say that their prior
+        was cautious, and a too-early finish is the promise this estimate must not make."""
+        if any(
+            self.done[i] and p.known and p.bots == phase.bots for i, p in enumerate(self.phases)
+        ):
+            return self.speed(at, phase.bots)
+        return max(self.speed(at), 1 / self.workers)
 
     def left(self, i: int, at: float | None = None) -> tuple[float, str]:
         """Seconds left in phase ``i`` and how they are known: "done", "measured" (from the
@@ -104,7 +117,8 @@ class PhaseClock:
             return phase.prior_seconds(done) * rate, "measured"
         if not phase.known:
             return 0.0, "unknown"
-        return max(0.0, phase.prior_seconds() * self.speed(at) - self._spent(i, at)), "prior"
+        expected = phase.prior_seconds() * self._speed_for(phase, at)
+        return max(0.0, expected - self._spent(i, at)), "prior"
 
     def total_left(self, at: float | None = None) -> tuple[float, bool]:
         """Seconds left in the whole run, and whether that is only a lower bound."""

@@ -26,7 +26,7 @@ TURNS_AT_FOUR: dict[tuple[str, str], float] = {
 # Seconds one turn of each bot takes, the engine's work included, with default options.
 TURN_SECONDS: dict[str, float] = {
     "random": 2e-5,
-    "greedy": 3.5e-5,
+    "greedy": 3e-5,
     "learned": 7e-4,
     "heuristic": 6e-5,
     "expert": 6e-2,
