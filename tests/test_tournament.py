@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 
-from ono99.bots import BOTS, make_bot
+from ono99.bots import ORACLE_INFO, BotInfo, make_bot
 from ono99.cli.tournament import bots_table
 from ono99.engine import Action, State, View, legal_actions, load_record, make_rules, replay
 from ono99.sim import play_game
@@ -135,6 +137,40 @@ def test_command_output(tmp_path: Path) -> None:
     again = run_cli(*args, home=tmp_path / "home")
     assert again.returncode == 1
     assert again.stderr == f"error: {out / 'games.jsonl'} already exists; choose another --out\n"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_keeps_the_games_finished_and_says_so(workers: str, tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env["PYTHONIOENCODING"] = "utf-8"
+    args = ["--bots", "greedy,greedy", "-n", "1000000", "--seed", "3", "-j", workers]
+    # Its own process group, so that the SIGINT reaches the workers too, as from a terminal.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ono99", "tournament", *args, "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        start_new_session=True,
+    )
+    games = out / "games.jsonl"
+    while not (games.exists() and games.stat().st_size):  # written every 64 games
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    finished = summary["games"]
+    assert summary["run"]["complete"] is False
+    assert len(games.read_text(encoding="utf-8").splitlines()) == finished > 0
+    assert err.splitlines()[-1] == (
+        f"interrupted after {finished} of 1000000 games; kept their records in {games} and "
+        f"their summary in {out / 'summary.json'}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -303,7 +339,8 @@ class Peeker:
 def test_an_omniscient_bot_plays_from_the_state_and_is_marked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(BOTS, "peeker", Peeker)
+    info = BotInfo("peeker", 5, "ceiling", "sees every hand", Peeker, sees_all=True)
+    monkeypatch.setitem(ORACLE_INFO, "peeker", info)  # the registry says it sees all
     tournament = Tournament(make_rules("2022", players=2), ("peeker", "greedy"), 6, seed=1)
     summary = run_tournament(tournament).summary()
     assert Peeker.hands_seen > 0

@@ -1,9 +1,11 @@
 """``ono99 analyze``: many bot games, written up as a Markdown report with plots.
 
 The experiments live in ``ono99.sim.analysis`` and the write-up in ``ono99.sim.report``;
-this command only reads the options, shows progress and says where the report went. The
-report needs matplotlib (the ``analysis`` extra), imported only when the command runs so that
-the rest of the ``ono99`` command works without it.
+this command only reads the options, shows progress phase by phase (``analyze_progress``) and
+says where the report went. Ctrl-C stops it with exit code 130 and one line saying what was
+kept: the experiments finished by then, as a report marked partial. The report needs
+matplotlib (the ``analysis`` extra), imported only when the command runs so that the rest of
+the ``ono99`` command works without it.
 """
 
 from __future__ import annotations
@@ -13,25 +15,22 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from ..bots import BOTS
+from ..bots import BOTS, UnknownBotError, check_bot, offered_bots
 from ..invocation import pip_install
+from ..sim.analysis import STRONG_SHARE
 from .command import Command
 from .options import BadOptions, CliError
 
+if TYPE_CHECKING:
+    from ..sim.analysis import Run
+
 DEFAULT_OUT = Path("ono99-report")
+EXIT_INTERRUPTED = 130
 
 
 def option_value(text: str) -> Any:
@@ -67,9 +66,7 @@ def command_line(
     workers: int,
 ) -> str:
     """The command that repeats a run, every choice spelled out."""
-    args = ["ono99", "analyze", "--games", str(games)]
-    if strong_games != games:
-        args += ["--strong-games", str(strong_games)]
+    args = ["ono99", "analyze", "--games", str(games), "--strong-games", str(strong_games)]
     args += ["--seed", str(seed), "--strong", strong]
     for key, value in strong_options.items():
         text = str(value).lower() if isinstance(value, bool) else str(value)
@@ -100,7 +97,8 @@ def command_line(
     type=int,
     default=None,
     metavar="N",
-    help="Games per rule set for the strong bot's edge. [default: --games]",
+    help="Games per rule set for the strong bot's edge; a game with the expert costs "
+    f"hundreds of greedy games. [default: --games / {STRONG_SHARE}, rounded up]",
 )
 @click.option(
     "--seed",
@@ -152,24 +150,31 @@ def analyze_command(
     (game length and the strong bot's edge over greedy).
 
     Every rate and mean comes with its 95% interval. The report states the games, the seeds
-    and the exact command that repeats it.
+    and the exact command that repeats it. Progress is shown phase by phase, each with the
+    time it has left. Ctrl-C stops the run and writes the experiments finished by then as a
+    report marked partial (never over an earlier report).
     """
     try:
         from ..sim import analysis, report
+        from .analyze_progress import phase_progress
     except ImportError as exc:  # matplotlib is an optional extra
         raise CliError(
             f"ono99 analyze needs matplotlib ({exc}); install it with: {pip_install('analysis')}"
         ) from None
     if games < 1:
         raise BadOptions(f"--games must be at least 1, not {games}")
-    n_strong = games if strong_games is None else strong_games
+    n_strong = analysis.default_strong_games(games) if strong_games is None else strong_games
     if n_strong < 1:
         raise BadOptions(f"--strong-games must be at least 1, not {n_strong}")
     if workers < 1:
         raise BadOptions(f"--workers must be at least 1, not {workers}")
     strong = strong or analysis.strong_default()
     if strong not in BOTS:
-        raise BadOptions(f"unknown bot {strong!r}; the bots are {', '.join(BOTS)}")
+        raise BadOptions(f"unknown bot {strong!r}; the bots are {', '.join(offered_bots())}")
+    try:
+        check_bot(strong)
+    except UnknownBotError as exc:  # e.g. learned without its extra
+        raise BadOptions(str(exc)) from None
     strong_options = parse_strong_options(strong_option_texts)
     try:
         analysis.build_bot(strong, 0, strong_options)
@@ -179,39 +184,54 @@ def analyze_command(
         seed = secrets.randbelow(2**31)
     command = command_line(games, n_strong, seed, strong, strong_options, out, workers)
 
-    console = Console(stderr=True, force_terminal=sys.stderr.isatty(), highlight=False)
-    total = analysis.game_counts(games, n_strong)
-    started = time.perf_counter()
-    kwargs: dict[str, Any] = {
-        "strong_games": n_strong,
-        "strong": strong,
-        "strong_options": strong_options,
-        "workers": workers,
-    }
-    if console.is_terminal:
-        columns = (
-            TextColumn("{task.description:<12}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-        )
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task("games", total=total)
-            result = analysis.run_all(
-                games,
-                seed,
-                on_game=lambda: progress.advance(task),
-                on_stage=lambda stage: progress.update(task, description=stage),
-                **kwargs,
-            )
-    else:
-        result = analysis.run_all(
-            games, seed, on_stage=lambda stage: console.print(f"analyze: {stage}…"), **kwargs
-        )
-    runtime = time.perf_counter() - started
-    paths = report.write_report(result, out, command, runtime=runtime, workers=workers)
-    click.echo(
-        f"{total:,} games in {runtime:.0f} s; wrote {paths[0]} and {len(paths) - 1} more "
-        f"files to {out}"
+    err = Console(stderr=True, force_terminal=sys.stderr.isatty(), highlight=False)
+    run = analysis.Run(
+        games,
+        seed,
+        strong_games=n_strong,
+        strong=strong,
+        strong_options=strong_options,
+        workers=workers,
     )
+    started = time.perf_counter()
+    try:
+        with phase_progress(run.phases, workers, err) as tracker:
+            result = run.run(on_game=tracker.on_game, on_phase=tracker.on_phase)
+        runtime = time.perf_counter() - started
+        paths = report.write_report(result, out, command, runtime=runtime, workers=workers)
+    except KeyboardInterrupt:
+        err.print(interrupted(run, out, command, time.perf_counter() - started), soft_wrap=True)
+        sys.exit(EXIT_INTERRUPTED)
+    click.echo(
+        f"{sum(p.games for p in run.phases):,} games in {runtime:.0f} s; wrote {paths[0]} and "
+        f"{len(paths) - 1} more files to {out}"
+    )
+
+
+def interrupted(run: Run, out: Path, command: str, runtime: float) -> str:
+    """After Ctrl-C: write what finished as a partial report, unless that would replace a
+    report already there, and say in one line what was kept."""
+    from ..sim import report
+    from .analyze_progress import clock_text
+
+    if run.current is None:
+        return f"interrupted while writing the report; {out} may hold only part of it"
+    n = run.phases.index(run.current) + 1
+    head = (
+        f"interrupted during {run.current.name} (phase {n} of {len(run.phases)}) "
+        f"after {clock_text(runtime)}"
+    )
+    partial = run.partial()
+    if partial is None:
+        return f"{head}; nothing was written (no phase had finished)"
+    earlier = out / "report.md"
+    if earlier.exists():
+        return (
+            f"{head}; nothing was written: {earlier} is from an earlier run and was left as it was"
+        )
+    kept = [p.name for p in run.phases if p.experiment in run.finished]
+    try:
+        paths = report.write_report(partial, out, command, runtime=runtime, workers=run.workers)
+    except KeyboardInterrupt:
+        return f"{head}; stopped again while writing a partial report: {out} may hold part of it"
+    return f"{head}; kept {', '.join(kept)}: wrote a partial report to {paths[0]}"

@@ -369,7 +369,9 @@ def tournament_command(
 
     if not complete:
         err.print(
-            f"interrupted after {results.games} games; {folder / 'summary.json'} covers those games"
+            f"interrupted after {results.games} of {games} games; kept their records in "
+            f"{games_path} and their summary in {folder / 'summary.json'}",
+            soft_wrap=True,
         )
         sys.exit(EXIT_INTERRUPTED)
     print_block(console, bots_table(summary))

@@ -24,21 +24,30 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, cast
 
 from ..bots import BOTS, Bot
 from ..engine import Event, State, defaults, make_rules
 from ..engine.cards import CARD_NAMES, DECK_COUNTS
+from . import costs
+from .costs import game_seconds
 from .driver import next_actor, play_game
 from .stats import mean_interval, wilson_interval
+from .workers import context as workers_context
+from .workers import ignore_sigint, sigint_held
 
 DANGER_MARGIN = 10
 EDITIONS = ("2022", "1980")
-PLAYER_COUNTS = (2, 3, 4, 5, 6)
+PLAYER_COUNTS = (2, 3, 4, 5, 6)  # seat order is measured at every table size
+PLAYERS = 4  # the table of every other experiment
+BOT = "greedy"  # the bot of self-play, and the strong bot's opponents
 MATCHES = ("single", "tokens", "points")
 STRONG_PREFERENCE = ("expert", "heuristic", "greedy")
+# By default the strong bot plays one game per rule set for every STRONG_SHARE games of a
+# greedy cell: a game with the expert costs a few hundred greedy ones (see costs.py), so as many
+# strong games as greedy ones would turn minutes of greedy games into hours.
+STRONG_SHARE = 100
 # The house rules compared with each edition's defaults: option -> value, None = the
 # opposite of the edition's default (a boolean option).
 HOUSE_RULES: tuple[tuple[str, Any], ...] = (
@@ -49,6 +58,7 @@ HOUSE_RULES: tuple[tuple[str, Any], ...] = (
 )
 
 OnGame = Callable[[], None]
+Cell = tuple[Any, ...]  # (edition, players, options, bot, ...): what one job plays
 
 
 # --------------------------------------------------------------------------- estimates
@@ -292,6 +302,42 @@ def danger_outcomes(events: Iterable[Event], threshold: int) -> list[tuple[int, 
     return out
 
 
+# --------------------------------------------------------------------------- cells
+# What each experiment plays, cell by cell in the order it plays them: the experiments run
+# these lists and ``plan`` counts and prices them, so the two cannot disagree.
+
+
+def _seat_cells(editions: Sequence[str], players: Sequence[int], bot: str) -> list[Cell]:
+    return [(ed, n, {}, bot) for ed in editions for n in players]
+
+
+def _length_cells(
+    editions: Sequence[str], matches: Sequence[str], players: int, bot: str
+) -> list[Cell]:
+    return [(ed, players, {"match": m}, bot) for ed in editions for m in matches]
+
+
+def _card_cells(editions: Sequence[str], players: int, bot: str) -> list[Cell]:
+    return [(ed, players, {}, bot) for ed in editions]
+
+
+def _house_sets(editions: Sequence[str]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(edition, rule label, options) for every rule set of the house-rules experiment."""
+    return [(ed, label, opts) for ed in editions for label, opts in house_rule_sets(ed)]
+
+
+def _house_length_cells(editions: Sequence[str], players: int, bot: str) -> list[Cell]:
+    return [(ed, players, opts, bot) for ed, _, opts in _house_sets(editions)]
+
+
+def _edge_cells(
+    editions: Sequence[str], players: int, bot: str, strong: str, strong_options: dict[str, Any]
+) -> list[Cell]:
+    return [
+        (ed, players, opts, bot, strong, strong_options) for ed, _, opts in _house_sets(editions)
+    ]
+
+
 # --------------------------------------------------------------------------- chunked running
 
 
@@ -310,23 +356,29 @@ def _run_chunks(
         return [[job(*cell, seed, 0, games, on_game)] for cell in cells]
     size = max(1, min(250, math.ceil(games / (4 * workers))))
     starts = list(range(0, games, size))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [
+    pool = None
+    try:
+        with sigint_held():
+            pool = workers_context().Pool(workers, initializer=ignore_sigint)
+        pending = [
             [
-                pool.submit(job, *cell, seed, start, min(size, games - start), None)
+                pool.apply_async(job, (*cell, seed, start, min(size, games - start), None))
                 for start in starts
             ]
             for cell in cells
         ]
         results: list[list[Any]] = []
-        for row in futures:
+        for row in pending:
             chunk_results = []
-            for start, fut in zip(starts, row, strict=True):
-                chunk_results.append(fut.result())
+            for start, result in zip(starts, row, strict=True):
+                chunk_results.append(result.get())
                 if on_game:
                     for _ in range(min(size, games - start)):
                         on_game()
             results.append(chunk_results)
+    finally:
+        if pool is not None:
+            pool.terminate()  # at once: a Ctrl-C does not wait for the chunks under way
     return results
 
 
@@ -364,12 +416,19 @@ class SeatOrderCell:
 
 
 def _seat_chunk(
-    edition: str, players: int, bot: str, seed: int, start: int, count: int, on_game: OnGame | None
+    edition: str,
+    players: int,
+    options: dict[str, Any],
+    bot: str,
+    seed: int,
+    start: int,
+    count: int,
+    on_game: OnGame | None,
 ) -> tuple[list[float], Counter[int]]:
     wins = [0.0] * players
     turns: Counter[int] = Counter()
     for i in range(start, start + count):
-        final = _self_play(edition, players, {}, bot, seed + i)
+        final = _self_play(edition, players, options, bot, seed + i)
         dealer = final.setup.dealer
         for w in final.winners:
             wins[position_of(w, dealer, players)] += 1 / len(final.winners)
@@ -385,15 +444,15 @@ def seat_order(
     *,
     editions: Sequence[str] = EDITIONS,
     players: Sequence[int] = PLAYER_COUNTS,
-    bot: str = "greedy",
+    bot: str = BOT,
     workers: int = 1,
     on_game: OnGame | None = None,
 ) -> list[SeatOrderCell]:
     """Does the order of play decide games? ``bot`` in every seat, each edition's default
     rules, a random first dealer; win rates by position relative to that dealer."""
-    cells = [(ed, n, bot) for ed in editions for n in players]
+    cells = _seat_cells(editions, players, bot)
     out = []
-    for (ed, n, _), chunks in zip(
+    for (ed, n, _, _), chunks in zip(
         cells, _run_chunks(_seat_chunk, cells, games, seed, workers, on_game), strict=True
     ):
         wins = [0.0] * n
@@ -472,14 +531,14 @@ def game_length(
     *,
     editions: Sequence[str] = EDITIONS,
     matches: Sequence[str] = MATCHES,
-    players: int = 4,
-    bot: str = "greedy",
+    players: int = PLAYERS,
+    bot: str = BOT,
     workers: int = 1,
     on_game: OnGame | None = None,
 ) -> list[LengthCell]:
     """Actions, turns and rounds per game for each edition and match format (other options
     at the edition's defaults)."""
-    cells = [(ed, players, {"match": m}, bot) for ed in editions for m in matches]
+    cells = _length_cells(editions, matches, players, bot)
     out = []
     for (ed, n, opts, _), chunks in zip(
         cells, _run_chunks(_length_chunk, cells, games, seed, workers, on_game), strict=True
@@ -617,8 +676,8 @@ def card_effects(
     seed: int,
     *,
     editions: Sequence[str] = EDITIONS,
-    players: int = 4,
-    bot: str = "greedy",
+    players: int = PLAYERS,
+    bot: str = BOT,
     workers: int = 1,
     on_game: OnGame | None = None,
 ) -> list[CardEffects]:
@@ -628,7 +687,7 @@ def card_effects(
     their next turn, and how often the next player did not; how often it was in a
     knocked-out hand, against how often it was in the hand of a player to play at a
     dangerous total (who, after the settling of every transition, has a card to play)."""
-    cells: list[tuple[str, int, dict[str, Any], str]] = [(ed, players, {}, bot) for ed in editions]
+    cells = _card_cells(editions, players, bot)
     out = []
     for (ed, n, opts, _), chunks in zip(
         cells, _run_chunks(_card_chunk, cells, games, seed, workers, on_game), strict=True
@@ -748,21 +807,26 @@ def house_rules(
     strong: str | None = None,
     strong_options: dict[str, Any] | None = None,
     editions: Sequence[str] = EDITIONS,
-    players: int = 4,
-    bot: str = "greedy",
+    players: int = PLAYERS,
+    bot: str = BOT,
     workers: int = 1,
     on_game: OnGame | None = None,
+    on_edges: Callable[[], None] | None = None,
 ) -> list[HouseRuleCell]:
     """Each house rule against the edition's defaults: mean length of ``games`` games of
     ``bot`` self-play, and the win rate of ``strong`` (default: ``strong_default()``) over
-    ``strong_games`` games against ``players - 1`` ``bot`` opponents, in every seat in turn."""
+    ``strong_games`` (default: ``default_strong_games(games)``) games against
+    ``players - 1`` ``bot`` opponents, in every seat in turn. ``on_edges()`` is called
+    between the two: the length games are done, the strong bot's begin."""
     strong = strong or strong_default()
     strong_options = dict(strong_options or {})
-    n_strong = games if strong_games is None else strong_games
-    sets = [(ed, label, opts) for ed in editions for label, opts in house_rule_sets(ed)]
-    length_cells = [(ed, players, opts, bot) for ed, _, opts in sets]
-    edge_cells = [(ed, players, opts, bot, strong, strong_options) for ed, _, opts in sets]
+    n_strong = default_strong_games(games) if strong_games is None else strong_games
+    sets = _house_sets(editions)
+    length_cells = _house_length_cells(editions, players, bot)
+    edge_cells = _edge_cells(editions, players, bot, strong, strong_options)
     lengths = _run_chunks(_length_chunk, length_cells, games, seed, workers, on_game)
+    if on_edges:
+        on_edges()
     edges = _run_chunks(_edge_chunk, edge_cells, n_strong, seed, workers, on_game)
     rows: list[HouseRuleCell] = []
     # Cells share their seeds, so the same game index deals the same first hands under
@@ -805,7 +869,10 @@ def house_rules(
 
 @dataclass(frozen=True)
 class Analysis:
-    """Every experiment of one run, and what it takes to repeat it."""
+    """Every experiment of one run, and what it takes to repeat it.
+
+    A run stopped early keeps the experiments it finished; the others are empty and
+    ``stopped_during`` names the phase it was in."""
 
     games: int
     strong_games: int
@@ -816,18 +883,178 @@ class Analysis:
     game_length: tuple[LengthCell, ...]
     card_effects: tuple[CardEffects, ...]
     house_rules: tuple[HouseRuleCell, ...]
+    stopped_during: str | None = None
+
+    @property
+    def partial(self) -> bool:
+        return self.stopped_during is not None
 
     def to_dict(self) -> dict[str, Any]:
         return cast(dict[str, Any], to_plain(self))
 
 
-def game_counts(games: int, strong_games: int, editions: Sequence[str] = EDITIONS) -> int:
-    """How many games ``run_all`` plays (for a progress bar)."""
-    e = len(editions)
-    sets = 1 + len(HOUSE_RULES)
-    return games * (e * len(PLAYER_COUNTS) + e * len(MATCHES) + e + e * sets) + (
-        strong_games * e * sets
+EXPERIMENTS = ("seat_order", "game_length", "card_effects", "house_rules")  # Analysis fields
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One stretch of a run: games of one kind, cell after cell.
+
+    ``cells`` holds, in the order they are played, each cell's games and the seconds one of
+    them is expected to take in one process (``costs.py``); ``known`` is False when those
+    seconds are only right relative to each other (a strong bot with options, or one not
+    measured). ``experiment`` is the ``Analysis`` field the phase feeds: the house rules
+    take two phases, the greedy games and then the strong bot's."""
+
+    name: str
+    experiment: str
+    bots: str  # who plays, in words
+    cells: tuple[tuple[int, float], ...]
+    known: bool = True
+
+    @property
+    def games(self) -> int:
+        return sum(n for n, _ in self.cells)
+
+    def prior_seconds(self, start: int = 0, stop: int | None = None) -> float:
+        """The expected seconds of games ``start`` to ``stop`` of the phase."""
+        stop = self.games if stop is None else stop
+        total, first = 0.0, 0
+        for n, cost in self.cells:
+            overlap = min(stop, first + n) - max(start, first)
+            if overlap > 0:
+                total += overlap * cost
+            first += n
+        return total
+
+
+def default_strong_games(games: int) -> int:
+    """The strong bot's games per rule set when not given: one per ``STRONG_SHARE`` games."""
+    return max(1, math.ceil(games / STRONG_SHARE))
+
+
+def _phase(
+    name: str, experiment: str, cells: Sequence[Cell], games: int, bot_options: bool = False
+) -> Phase:
+    """A phase playing ``games`` games of each cell (``bot_options``: its strong bot has
+    options, which change what its games cost)."""
+    priced: list[tuple[int, float]] = []
+    lineups = []
+    for ed, players, opts, bot, *strong in cells:
+        lineup = [strong[0], *[bot] * (players - 1)] if strong else [bot] * players
+        match = opts.get("match", defaults(ed)["match"])
+        priced.append((games, game_seconds(ed, match, lineup)))
+        lineups.append(lineup)
+    bots = " vs ".join(dict.fromkeys(lineups[0]))
+    known = not bot_options and all(costs.known(lineup) for lineup in lineups)
+    return Phase(name, experiment, bots, tuple(priced), known)
+
+
+def plan(
+    games: int,
+    strong_games: int | None = None,
+    strong: str | None = None,
+    strong_options: dict[str, Any] | None = None,
+) -> tuple[Phase, ...]:
+    """The phases ``run_all`` goes through with these settings, in order."""
+    strong = strong or strong_default()
+    n_strong = default_strong_games(games) if strong_games is None else strong_games
+    opts = dict(strong_options or {})
+    e, n, b = EDITIONS, PLAYERS, BOT
+    return (
+        _phase("seat order", "seat_order", _seat_cells(e, PLAYER_COUNTS, b), games),
+        _phase("game length", "game_length", _length_cells(e, MATCHES, n, b), games),
+        _phase("card effects", "card_effects", _card_cells(e, n, b), games),
+        _phase("house rules", "house_rules", _house_length_cells(e, n, b), games),
+        _phase(
+            "strong bot's edge",
+            "house_rules",
+            _edge_cells(e, n, b, strong, opts),
+            n_strong,
+            bot_options=bool(opts),
+        ),
     )
+
+
+def game_counts(games: int, strong_games: int) -> int:
+    """How many games ``run_all`` plays."""
+    return sum(p.games for p in plan(games, strong_games))
+
+
+class Run:
+    """One run of every experiment, phase by phase: ``phases`` says what it will play,
+    ``run()`` plays it, and after an interruption ``partial()`` gives what it finished."""
+
+    def __init__(
+        self,
+        games: int,
+        seed: int,
+        *,
+        strong_games: int | None = None,
+        strong: str | None = None,
+        strong_options: dict[str, Any] | None = None,
+        workers: int = 1,
+    ) -> None:
+        self.games = games
+        self.seed = seed
+        self.strong = strong or strong_default()
+        self.strong_games = default_strong_games(games) if strong_games is None else strong_games
+        self.strong_options = dict(strong_options or {})
+        self.workers = workers
+        self.phases = plan(games, self.strong_games, self.strong, self.strong_options)
+        self.current: Phase | None = None  # the phase being played
+        self.finished: dict[str, tuple[Any, ...]] = {}  # experiments done, by Analysis field
+
+    def run(
+        self, on_game: OnGame | None = None, on_phase: Callable[[Phase], None] | None = None
+    ) -> Analysis:
+        """Play every phase: ``on_phase(phase)`` as each begins, ``on_game()`` after each
+        game (see ``_run_chunks`` for several workers)."""
+
+        def begin(name: str) -> None:
+            self.current = next(p for p in self.phases if p.name == name)
+            if on_phase:
+                on_phase(self.current)
+
+        common: dict[str, Any] = {"workers": self.workers, "on_game": on_game}
+        g, seed = self.games, self.seed
+        begin("seat order")
+        self.finished["seat_order"] = tuple(seat_order(g, seed, **common))
+        begin("game length")
+        self.finished["game_length"] = tuple(game_length(g, seed, **common))
+        begin("card effects")
+        self.finished["card_effects"] = tuple(card_effects(g, seed, **common))
+        begin("house rules")
+        house = house_rules(
+            g,
+            seed,
+            strong_games=self.strong_games,
+            strong=self.strong,
+            strong_options=self.strong_options,
+            on_edges=lambda: begin("strong bot's edge"),
+            **common,
+        )
+        self.finished["house_rules"] = tuple(house)
+        self.current = None
+        return self._analysis()
+
+    def partial(self) -> Analysis | None:
+        """The experiments finished so far, marked as stopped during the current phase;
+        None when none finished."""
+        if not self.finished:
+            return None
+        return self._analysis()
+
+    def _analysis(self) -> Analysis:
+        return Analysis(
+            games=self.games,
+            strong_games=self.strong_games,
+            seed=self.seed,
+            strong=self.strong,
+            strong_options=dict(self.strong_options),
+            **{name: self.finished.get(name, ()) for name in EXPERIMENTS},
+            stopped_during=None if self.current is None else self.current.name,
+        )
 
 
 def run_all(
@@ -839,48 +1066,23 @@ def run_all(
     strong_options: dict[str, Any] | None = None,
     workers: int = 1,
     on_game: OnGame | None = None,
-    on_stage: Callable[[str], None] | None = None,
+    on_phase: Callable[[Phase], None] | None = None,
 ) -> Analysis:
-    """All four experiments with ``games`` games per cell (``strong_games`` for the strong
-    bot's games, by default the same)."""
-    strong = strong or strong_default()
-    n_strong = games if strong_games is None else strong_games
-
-    def stage(text: str) -> None:
-        if on_stage:
-            on_stage(text)
-
-    stage("seat order")
-    seats = seat_order(games, seed, workers=workers, on_game=on_game)
-    stage("game length")
-    lengths = game_length(games, seed, workers=workers, on_game=on_game)
-    stage("card effects")
-    cards = card_effects(games, seed, workers=workers, on_game=on_game)
-    stage("house rules")
-    house = house_rules(
+    """All four experiments with ``games`` games per cell and ``strong_games`` (default:
+    ``default_strong_games(games)``) for the strong bot's games."""
+    return Run(
         games,
         seed,
-        strong_games=n_strong,
+        strong_games=strong_games,
         strong=strong,
         strong_options=strong_options,
         workers=workers,
-        on_game=on_game,
-    )
-    return Analysis(
-        games=games,
-        strong_games=n_strong,
-        seed=seed,
-        strong=strong,
-        strong_options=dict(strong_options or {}),
-        seat_order=tuple(seats),
-        game_length=tuple(lengths),
-        card_effects=tuple(cards),
-        house_rules=tuple(house),
-    )
+    ).run(on_game, on_phase)
 
 
 __all__ = [
     "DANGER_MARGIN",
+    "EXPERIMENTS",
     "Analysis",
     "CardEffects",
     "CardRow",
@@ -888,18 +1090,22 @@ __all__ = [
     "Estimate",
     "HouseRuleCell",
     "LengthCell",
+    "Phase",
+    "Run",
     "SeatOrderCell",
     "build_bot",
     "card_effects",
     "chi_square_sf",
     "count_turns",
     "danger_outcomes",
+    "default_strong_games",
     "game_counts",
     "game_length",
     "house_rule_sets",
     "house_rules",
     "mean_of",
     "paired_difference",
+    "plan",
     "proportion",
     "run_all",
     "seat_order",

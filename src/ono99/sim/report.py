@@ -30,6 +30,7 @@ from ..engine import defaults
 from ..engine.cards import display_name, parse_card
 from .analysis import (
     DANGER_MARGIN,
+    EXPERIMENTS,
     Analysis,
     CardEffects,
     CardRow,
@@ -43,6 +44,12 @@ DPI = 100
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 GREY = "#555555"
 MATCH_NAMES = {"single": "single game", "tokens": "tokens match", "points": "points match"}
+SECTION_NAMES = {
+    "seat_order": "seat order",
+    "game_length": "game length",
+    "card_effects": "card effects",
+    "house_rules": "house rules",
+}
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 
@@ -694,24 +701,28 @@ def _summary(a: Analysis) -> list[str]:
     """The headline of each section, with its interval."""
     out = ["## Summary", ""]
     seats = a.seat_order
-    flagged = [c for c in seats if c.p_value < 0.01]
-    worst = max(seats, key=lambda c: max(abs(e.value - c.fair) for e in c.rates))
-    k = max(range(worst.players), key=lambda i: abs(worst.rates[i].value - worst.fair))
-    out.append(
-        f"- **Seat order**: {len(flagged)} of {len(seats)} edition × player-count "
-        "configurations show a position effect at the 1% level. The largest gap: "
-        f"{worst.edition} with {worst.players} players, where the "
-        f"{_position_name(k, worst.players)} position wins {pct(worst.rates[k])} against a "
-        f"fair {worst.fair:.1%}."
-    )
+    if seats:
+        flagged = [c for c in seats if c.p_value < 0.01]
+        worst = max(seats, key=lambda c: max(abs(e.value - c.fair) for e in c.rates))
+        k = max(range(worst.players), key=lambda i: abs(worst.rates[i].value - worst.fair))
+        out.append(
+            f"- **Seat order**: {len(flagged)} of {len(seats)} edition × player-count "
+            "configurations show a position effect at the 1% level. The largest gap: "
+            f"{worst.edition} with {worst.players} players, where the "
+            f"{_position_name(k, worst.players)} position wins {pct(worst.rates[k])} against a "
+            f"fair {worst.fair:.1%}."
+        )
     parts = [
         f"{c.edition} {MATCH_NAMES[c.match]} {c.turns.mean.value:.0f} turns"
         + (f" over {c.rounds.mean.value:.1f} rounds" if c.match != "single" else "")
         for c in a.game_length
     ]
-    out.append(
-        f"- **Game length** ({a.game_length[0].players} players, mean): " + "; ".join(parts) + "."
-    )
+    if parts:
+        out.append(
+            f"- **Game length** ({a.game_length[0].players} players, mean): "
+            + "; ".join(parts)
+            + "."
+        )
     for eff in a.card_effects:
         common = [r for r in eff.cards if r.played >= 30]
         saver = max(common, key=lambda r: r.survived.low, default=None)
@@ -782,6 +793,7 @@ def report_markdown(
     lines = [
         "# ONO 99 — what bot games say about the rules",
         "",
+        *(_partial_note(a) if a.partial else []),
         f"Written by `ono99 analyze` (ono99 {__version__}, Python {platform.python_version()}).",
         "Every number is an estimate from simulated games with its 95% interval in brackets: "
         "Wilson intervals for rates, normal intervals for means and for paired differences.",
@@ -811,11 +823,28 @@ def report_markdown(
         "",
     ]
     lines += _summary(a)
-    lines += _seat_section(a.seat_order)
-    lines += _length_section(a.game_length, a.seat_order)
-    lines += _card_section(a.card_effects)
-    lines += _house_section(a.house_rules)
+    if a.seat_order:
+        lines += _seat_section(a.seat_order)
+    if a.game_length:
+        lines += _length_section(a.game_length, a.seat_order)
+    if a.card_effects:
+        lines += _card_section(a.card_effects)
+    if a.house_rules:
+        lines += _house_section(a.house_rules)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _partial_note(a: Analysis) -> list[str]:
+    """What a report of a run stopped early holds, at its top."""
+    missing = [SECTION_NAMES[name] for name in EXPERIMENTS if not getattr(a, name)]
+    names = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
+    sections = "sections" if len(missing) > 1 else "section"
+    return [
+        f"**Partial report**: the run was interrupted during its {a.stopped_during} phase, "
+        f"so the {sections} on {names} {'are' if len(missing) > 1 else 'is'} missing; the "
+        "sections here are complete. The command below repeats the whole run.",
+        "",
+    ]
 
 
 def write_report(
@@ -827,16 +856,20 @@ def write_report(
 ) -> list[Path]:
     """Write ``report.md``, ``results.json`` and the PNGs into ``out``; return the paths."""
     out.mkdir(parents=True, exist_ok=True)
-    paths = [
-        plot_seat_order(analysis.seat_order, out),
-        plot_length_by_players(analysis.seat_order, out),
-        plot_game_length(analysis.game_length, out),
-        plot_card_saves(analysis.card_effects, out),
-        plot_card_attacks(analysis.card_effects, out),
-        plot_card_knockouts(analysis.card_effects, out),
-        plot_house_length(analysis.house_rules, out),
-        plot_house_edge(analysis.house_rules, out),
-    ]
+    a = analysis
+    paths = []  # the plots of the experiments there are (all but in a partial report)
+    if a.seat_order:
+        paths += [plot_seat_order(a.seat_order, out), plot_length_by_players(a.seat_order, out)]
+    if a.game_length:
+        paths.append(plot_game_length(a.game_length, out))
+    if a.card_effects:
+        paths += [
+            plot_card_saves(a.card_effects, out),
+            plot_card_attacks(a.card_effects, out),
+            plot_card_knockouts(a.card_effects, out),
+        ]
+    if a.house_rules:
+        paths += [plot_house_length(a.house_rules, out), plot_house_edge(a.house_rules, out)]
     results = out / "results.json"
     data = {"command": command, **analysis.to_dict()}
     results.write_text(json.dumps(data, indent=1, allow_nan=False) + "\n", encoding="utf-8")

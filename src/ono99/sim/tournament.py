@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
-import signal
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -43,6 +41,8 @@ from ..bots import bot_info, check_bot, make_bot
 from ..engine import Rules, State, record_of
 from .driver import play_game
 from .stats import wilson_interval
+from .workers import context as workers_context
+from .workers import ignore_sigint
 
 SUMMARY_FORMAT = "ono99-tournament/1"
 MAX_CHUNK = 64  # games per task sent to a worker: few enough for a lively progress bar
@@ -239,22 +239,13 @@ def _serial_chunks(tournament: Tournament, stop: Stop | None) -> Chunks:
         yield i, play_chunk(tournament, i, i + 1)
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C reaches the whole process group; the parent alone decides what to do with it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _process_chunks(tournament: Tournament, workers: int, stop: Stop | None) -> Chunks:
     """(chunk number, results) from a local process pool, in order of completion."""
     ranges = list(enumerate(chunks(tournament.games, workers)))
     ranges.reverse()  # popped from the end: first chunks first
     window = IN_FLIGHT * workers
-    # A forkserver starts clean workers even when this process has threads (a progress
-    # bar's refresh thread, a Dask client), which plain fork cannot do safely.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
     pool = ProcessPoolExecutor(
-        min(workers, len(ranges)), mp_context=context, initializer=_ignore_sigint
+        min(workers, len(ranges)), mp_context=workers_context(), initializer=ignore_sigint
     )
     running: dict[Future[list[GameResult]], int] = {}
     try:
