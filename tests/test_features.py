@@ -1,4 +1,4 @@
-"""The observation encoder (ono99.env.encoding): documented as coded, built from the view only
+"""The observation encoder (ono99.features): documented as coded, built from the view only
 (RULES.md V1, STYLE.md principle 7), inside its declared bounds, and meaning what it says."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from invariants import config_id, random_states, sweep_configs
 from ono99.engine import DRAW, PLAY, State, apply, make_rules, view
 from ono99.engine.cards import DECK_COUNTS, MINUS_TEN, ONO99, PLAY2, REVERSE
 from ono99.env.core import action_table_markdown
-from ono99.env.encoding import (
+from ono99.features import (
     FEATURES,
     OBS_SIZE,
     SEATS,
