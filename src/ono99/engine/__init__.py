@@ -2,7 +2,8 @@
 
 The vocabulary: ``make_rules`` → ``new_game`` → ``legal_actions`` / ``apply`` → ``view``,
 ``summarize``, ``record_of`` / ``load_record`` / ``replay``; a position's text form,
-``position_text`` / ``parse_position`` (like FEN), and ``make_position`` from its parts.
+``position_text`` / ``parse_position`` (like FEN), and ``make_position`` from its parts;
+``state_from_view``, a full state from a seat's view and the cards it hides.
 """
 
 from .actions import ALL_ACTIONS, DISCARD, DRAW, PLAY, Action, parse_action
@@ -22,7 +23,7 @@ from .record import FORMAT, Record, load_record, record_of, replay, replay_state
 from .rules import EDITIONS, OPTIONS, OptionSpec, Rules, defaults, make_rules
 from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
 from .summary import summarize
-from .view import View, cards_drawn, view
+from .view import View, cards_drawn, state_from_view, view
 
 __all__ = [
     "ALL_ACTIONS",
@@ -72,6 +73,7 @@ __all__ = [
     "record_of",
     "replay",
     "replay_states",
+    "state_from_view",
     "summarize",
     "view",
 ]  # fmt: skip

@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import CARD_NAMES
+from .cards import CARD_NAMES, NUM_CARD_KINDS
 from .errors import PositionError, RulesError, SetupError
 from .game import HAND_SIZE, _card_ids, _check_permutation, _to_play_actions
 from .rules import OPTIONS, Rules, make_rules
@@ -47,8 +47,7 @@ _SPECS = {spec.name: spec for spec in OPTIONS}
 _DIRECTIONS = {"cw": CW, "ccw": CCW}
 _INT = re.compile(r"-?[0-9]+")
 _STATUS = {name: code for code, name in enumerate(STATUS_NAMES)}
-_CARD_IDS: dict[int | str, int] = {name: card for card, name in enumerate(CARD_NAMES)}
-_CARD_IDS.update({card: card for card in range(len(CARD_NAMES))})
+_CARD_IDS: dict[object, int] = {name: card for card, name in enumerate(CARD_NAMES)}
 
 Cards = Sequence[int | str]
 
@@ -248,12 +247,12 @@ def make_position(
     n = rules.players
     if len(hands) != n:
         raise PositionError("hands", f"must hold {n} hands, one per seat, not {len(hands)}")
-    hand_ids = [tuple(sorted(_ids(h, f"hands[{s}]"))) for s, h in enumerate(hands)]
+    hand_ids = [tuple(sorted(card_ids(h, f"hands[{s}]"))) for s, h in enumerate(hands)]
     for s, hand in enumerate(hand_ids):
         if len(hand) > HAND_SIZE:
             raise PositionError("hands", f"seat {s} holds {len(hand)} cards, at most {HAND_SIZE}")
-    pile_ids = _ids(pile, "pile")
-    discard_ids = _ids(discard, "discard")
+    pile_ids = card_ids(pile, "pile")
+    discard_ids = card_ids(discard, "discard")
     everywhere = [c for hand in hand_ids for c in hand] + list(pile_ids + discard_ids)
     try:
         _check_permutation(tuple(everywhere), rules.deck, "cards", "the deck")
@@ -314,12 +313,12 @@ def make_position(
     _check(ok, "seed", f"must be a whole number, not {seed!r}")
     try:
         deck_list = tuple(
-            _check_permutation(_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
+            _check_permutation(card_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
             for i, d in enumerate(decks)
         )
     except SetupError as exc:
         raise PositionError(exc.where, exc.detail) from None
-    reshuffle_list = tuple(_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles))
+    reshuffle_list = tuple(card_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles))
     # The orders of rounds and reshuffles already past are not part of a position: () holds
     # their places, where the engine never looks again.
     setup = Setup(
@@ -347,9 +346,13 @@ def _check(ok: bool, where: str, message: str) -> None:
         raise PositionError(where, message)
 
 
-def _ids(cards: Cards, where: str) -> tuple[int, ...]:
-    try:  # the common case: ids and N1 names
-        return tuple(_CARD_IDS[c] for c in cards)
+def card_ids(cards: Cards, where: str) -> tuple[int, ...]:
+    """Card ids for ids or N1 names (or other spellings), or a ``PositionError`` naming the
+    first that is no card, as ``where[i]``."""
+    try:  # the common case, fast: ids and N1 names
+        return tuple(
+            c if type(c) is int and 0 <= c < NUM_CARD_KINDS else _CARD_IDS[c] for c in cards
+        )
     except (KeyError, TypeError):  # another spelling, or no card: the careful way, which says
         pass
     try:
