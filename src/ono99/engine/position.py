@@ -10,9 +10,10 @@ way the result is checked the way the engine's own states are, or a one-line
 ``PositionError`` names the field that is wrong.
 
 A position has no past, as a FEN has no move list: the event log and the actions are empty,
-the cards already drawn and the deck orders already used are gone, and it has no record
-(``record_of`` refuses it). Everything else is kept: the text of a parsed position is the text
-it was read from, and play from it goes on exactly as from the state it was written from.
+the cards already drawn, the deck orders already used and who dealt the first round are gone,
+and it has no record (``record_of`` refuses it). Everything else is kept: the text of a parsed
+position is the text it was read from, and play from it goes on exactly as from the state it
+was written from.
 
 The text is ``; ``-separated fields, each a name and a value, always all of them, in this order::
 
@@ -277,6 +278,8 @@ def make_position(
         f"must be the seats whose status is out, not {list(out)}",
     )
     over = to_play is None
+    ok = isinstance(total, int) and not isinstance(total, bool)
+    _check(ok, "total", f"must be a whole number, not {total!r}")
     if not rules.negative_totals:
         _check(total >= 0, "total", f"{total} is below 0 without negative_totals (K2)")
     if not (rules.match == "points" and rules.bust_total == "keep"):
