@@ -43,12 +43,15 @@ from ono99.engine import (
     load_record,
     make_rules,
     new_game,
+    parse_position,
+    position_text,
     record_of,
     replay,
     summarize,
     view,
 )
 from ono99.engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from ono99.engine.state import EMPTY_CHAIN
 
 HAND_SIZE = 4
 NUM_CARDS = len(CARD_NAMES)
@@ -458,6 +461,40 @@ def check_record(state: State) -> None:
             fail(state, f"replaying the record gives a different state.{name}")
     if record_of(again).to_json() != text:
         fail(state, "the record of the replayed state differs from the original record")
+
+
+def check_position(
+    state: State,
+    step: tuple[int, Action, State] | None = None,
+    *,
+    engine: Engine = ENGINE,
+) -> None:
+    """The position text (like FEN) round-trips: parsing the text of ``state`` gives a state
+    with the same text, the same summary (N4) and the same views (the seat to play's and a
+    spectator's) but for the past: a position has no event log. With ``step`` — the seat, the
+    action it took and the state it led to — play from the parsed position goes on exactly as
+    from ``state``: same cards drawn, same shuffles to come."""
+    text = position_text(state)
+    if "\n" in text:
+        fail(state, "the position text is more than one line")
+    try:
+        parsed = parse_position(text)
+    except ValueError as exc:
+        fail(state, f"its own position text does not parse: {exc} [{text}]")
+    if position_text(parsed) != text:
+        fail(state, f"the position text does not round-trip: {text} -> {position_text(parsed)}")
+    if summarize(parsed) != summarize(state):
+        fail(state, f"the parsed position has another summary [{text}]")
+    unlogged = state._replace(log=EMPTY_CHAIN)
+    for s in (None, state.to_play):  # every seat's view is checked against the state elsewhere
+        if view(parsed, s) != view(unlogged, s):
+            fail(state, f"seat {s} sees the parsed position differently [{text}]")
+    if parsed.events() or parsed.actions() or parsed.moves:
+        fail(state, "a parsed position has a past")
+    if step is not None:
+        seat, action, after = step
+        if position_text(engine.apply(parsed, seat, action)) != position_text(after):
+            fail(state, f"{seat} {action} from the parsed position goes another way [{text}]")
 
 
 def _texts(actions: Any) -> list[str]:
@@ -936,13 +973,16 @@ def play_checked_game(
     records: int = 2,
     illegal: bool = True,
     views: bool = True,
+    positions: bool = True,
     max_steps: int | None = None,
 ) -> State:
     """Play one random game from ``seed`` and check every invariant after every step.
 
     ``records`` mid-game states (chosen at random) and the final state are also checked to
     round-trip through a record (N3). ``illegal`` tries one illegal move per step and checks it
-    is refused, leaving the state alone (STYLE.md 6). Returns the final state."""
+    is refused, leaving the state alone (STYLE.md 6). ``positions`` checks every state's
+    position text (``check_position``), and that play from it goes on as from the state.
+    Returns the final state."""
     rng = random.Random(f"invariants:{seed}")
     p_draw = rng.choice((0.0, 0.5, 0.9, 1.0))
     bound = max_steps if max_steps is not None else step_bound(rules)
@@ -964,6 +1004,8 @@ def play_checked_game(
             if bad is not None:
                 check_refused(state, *bad, engine=engine)
         after = engine.apply(state, seat, action)
+        if positions:
+            check_position(state, (seat, action, after), engine=engine)
         # The input state is never changed: the same (immutable, see check_frozen) objects,
         # and the same summary.
         if any(a is not b for a, b in zip(tuple(state), fields, strict=True)):
@@ -978,6 +1020,8 @@ def play_checked_game(
         if steps in record_at:
             check_record(state)
     check_record(state)
+    if positions:
+        check_position(state, engine=engine)
     if views:
         check_views(state)
     STATS.games += 1

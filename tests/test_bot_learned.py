@@ -6,6 +6,8 @@ cannot flake), and the training script runs end to end on a tiny budget."""
 from __future__ import annotations
 
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +35,23 @@ def test_the_learned_bot_is_registered_and_loads_its_weights() -> None:
     with np.load(weights_path()) as data:
         assert data["w1"].shape == (173, 128) and data["w2"].shape == (128, 18)
         assert np.isfinite(data["w1"]).all() and np.abs(data["w2"]).max() > 0
+
+
+def test_the_learned_bot_needs_numpy_and_nothing_of_the_environments() -> None:
+    """It encodes views with ``ono99.features`` (engine and NumPy only): building it and
+    choosing a move loads neither the RL environments nor Gymnasium, PettingZoo or Numba, so
+    the ``learned`` extra (NumPy alone) is all it needs, as its registry entry says."""
+    script = (
+        "import sys\n"
+        "from ono99.bots import BOT_INFO, make_bot\n"
+        "from ono99.engine import make_rules, new_game, view\n"
+        "state = new_game(make_rules(), 1)\n"
+        "make_bot('learned').choose(view(state, state.to_play))\n"
+        "heavy = ('ono99.env', 'gymnasium', 'pettingzoo', 'numba')\n"
+        "print(sorted(m for m in heavy if m in sys.modules), BOT_INFO['learned'].needs)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[] ('numpy',)"
 
 
 @pytest.mark.parametrize("rules", CONFIGS, ids=[config_id(r) for r in CONFIGS])

@@ -16,7 +16,7 @@ from ono99.bots import UnknownBotError, make_bot
 from ono99.engine import OUT, make_rules, view
 from ono99.env import GYM_ID, Ono99Env
 from ono99.env.core import outcome
-from ono99.env.encoding import encode
+from ono99.features import encode
 from ono99.sim import next_actor
 
 CONFIGS: list[dict[str, Any]] = [

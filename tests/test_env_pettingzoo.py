@@ -17,7 +17,7 @@ from invariants import config_id, sweep_configs
 from ono99.engine import DRAW, OUT, RulesError, make_rules, view
 from ono99.env import pettingzoo_env
 from ono99.env.core import outcome
-from ono99.env.encoding import encode
+from ono99.features import encode
 from ono99.sim import next_actor
 
 # PettingZoo's checker recommends a bare array observation; an observation that carries its

@@ -20,8 +20,8 @@ from ono99.bots import GreedyBot
 from ono99.engine import Rules, State, apply, legal_actions, make_rules, new_game, view
 from ono99.engine.state import OUT
 from ono99.env.core import outcome
-from ono99.env.encoding import encode
 from ono99.env.vector import VectorEnv, greedy_actions, observe
+from ono99.features import encode
 from ono99.sim.fast import Deal, FastBatch
 
 CONFIGS = [

@@ -14,7 +14,7 @@ from ono99.engine import (
     parse_card,
 )
 from ono99.engine.cards import HOLD, PLAY2
-from stacking import events_since, stacked_game
+from positions import events_since, position
 
 
 def test_X1_1980_deck_has_no_zero_or_one_cards() -> None:
@@ -29,7 +29,7 @@ def test_X1_1980_calls_play2_double_play() -> None:
 
 def test_X1_1980_total_stays_negative_across_turns() -> None:
     rules = make_rules("1980", players=3)
-    s = stacked_game(rules, {0: ["-10"], 1: ["-10"], 2: ["5"]}, first=0)
+    s = position(rules, {0: ["-10"], 1: ["-10"], 2: ["5"]}, to_play=0)
     s = apply(s, 0, "play -10")
     s = apply(s, 1, "play -10")
     assert s.total == -20
@@ -38,7 +38,7 @@ def test_X1_1980_total_stays_negative_across_turns() -> None:
 
 def test_X1_1980_every_card_is_legal_at_a_negative_total() -> None:
     rules = make_rules("1980", players=3)
-    s = stacked_game(rules, {0: ["10", "-10", "hold", "reverse"]}, total=-30, first=0)
+    s = position(rules, {0: ["10", "-10", "hold", "reverse"]}, total=-30, to_play=0)
     assert [str(a) for a in legal_actions(s)] == [
         "play 10",
         "play -10",
@@ -49,7 +49,7 @@ def test_X1_1980_every_card_is_legal_at_a_negative_total() -> None:
 
 def test_X1_1980_hold_deflects_a_double_play() -> None:
     rules = make_rules("1980", players=3)
-    s = stacked_game(rules, {0: ["play2"], 1: ["hold", "2", "3", "4"]}, first=0)
+    s = position(rules, {0: ["play2"], 1: ["hold", "2", "3", "4"]}, to_play=0)
     s = apply(s, 0, "play play2")
     after = apply(s, 1, "play hold")
     assert (after.to_play, after.owed) == (2, 2)
@@ -58,14 +58,14 @@ def test_X1_1980_hold_deflects_a_double_play() -> None:
 
 def test_X1_1980_double_play_may_not_answer_a_double_play() -> None:
     rules = make_rules("1980", players=3)
-    s = stacked_game(rules, {0: ["play2"], 1: ["play2", "2", "3", "4"]}, first=0)
+    s = position(rules, {0: ["play2"], 1: ["play2", "2", "3", "4"]}, to_play=0)
     s = apply(s, 0, "play play2")
     assert PLAY[PLAY2] not in legal_actions(s)
 
 
 def test_X1_1980_with_play2_deflects_play2_a_double_play_deflects() -> None:
     rules = make_rules("1980", players=3, play2_deflects_play2=True)
-    s = stacked_game(rules, {0: ["play2"], 1: ["play2", "2", "3", "4"]}, first=0)
+    s = position(rules, {0: ["play2"], 1: ["play2", "2", "3", "4"]}, to_play=0)
     s = apply(s, 0, "play play2")
     after = apply(s, 1, "play play2")
     assert (after.to_play, after.owed) == (2, 2)
@@ -73,7 +73,7 @@ def test_X1_1980_with_play2_deflects_play2_a_double_play_deflects() -> None:
 
 def test_X1_2022_with_play2_deflects_play2_off_a_play2_may_not_be_first() -> None:
     rules = make_rules("2022", players=3, play2_deflects_play2=False)
-    s = stacked_game(rules, {0: ["play2"], 1: ["play2", "reverse", "3", "4"]}, first=0)
+    s = position(rules, {0: ["play2"], 1: ["play2", "reverse", "3", "4"]}, to_play=0)
     s = apply(s, 0, "play play2")
     assert [str(a) for a in legal_actions(s)] == ["play 3", "play 4", "play reverse"]
     s = apply(s, 1, "play 3")
@@ -82,7 +82,7 @@ def test_X1_2022_with_play2_deflects_play2_off_a_play2_may_not_be_first() -> Non
 
 def test_X1_2022_with_play2_deflects_play2_off_reverse_still_deflects() -> None:
     rules = make_rules("2022", players=3, play2_deflects_play2=False)
-    s = stacked_game(rules, {0: ["play2"], 1: ["reverse", "2", "3", "4"]}, first=0)
+    s = position(rules, {0: ["play2"], 1: ["reverse", "2", "3", "4"]}, to_play=0)
     s = apply(s, 0, "play play2")
     after = apply(s, 1, "play reverse")
     assert (after.direction, after.to_play, after.owed) == (CCW, 0, 2)
@@ -91,14 +91,14 @@ def test_X1_2022_with_play2_deflects_play2_off_reverse_still_deflects() -> None:
 def test_X1_hold_deflects_even_when_play2_deflects_play2_is_on() -> None:
     rules = make_rules("1980", players=3, play2_deflects_play2=True)
     assert HOLD in rules.deflectors and PLAY2 in rules.deflectors
-    s = stacked_game(rules, {0: ["play2"], 1: ["hold", "2", "3", "4"]}, first=0)
+    s = position(rules, {0: ["play2"], 1: ["hold", "2", "3", "4"]}, to_play=0)
     after = apply(apply(s, 0, "play play2"), 1, "play hold")
     assert (after.direction, after.to_play, after.owed) == (CW, 2, 2)
 
 
 def test_X1_1980_four_ono99s_lose_the_round_in_the_default_tokens_match() -> None:
     rules = make_rules("1980", players=3)
-    s = stacked_game(rules, {0: ["5"], 1: ["ono99"] * 4}, first=0)
+    s = position(rules, {0: ["5"], 1: ["ono99"] * 4}, to_play=0)
     after = apply(s, 0, "play 5")
     assert after.tokens == (3, 2, 3)
     assert after.round == 2

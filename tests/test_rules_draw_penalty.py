@@ -15,7 +15,7 @@ from ono99.engine import (
     summarize,
     view,
 )
-from stacking import events_since, hand, stacked_game
+from positions import events_since, hand, position
 
 
 def penalty_game(edition: str = "2022") -> State:
@@ -23,11 +23,11 @@ def penalty_game(edition: str = "2022") -> State:
     the pile starts 9, 10, 9."""
     rules = make_rules(edition, players=3, draw_penalty=True)
     low = ["0", "1", "2", "3"] if edition == "2022" else ["2", "3", "4", "4"]
-    return stacked_game(
+    return position(
         rules,
         {0: ["5", "6", "7", "8"], 1: low, 2: ["-10", "2", "3", "4"]},
         pile=["9", "10", "9"],
-        first=0,
+        to_play=0,
     )
 
 
@@ -87,7 +87,7 @@ def test_X2_hand_stays_short_for_the_rest_of_the_round() -> None:
 
 def test_X2_own_second_card_makes_the_first_draw_lost() -> None:
     rules = make_rules("2022", players=3, draw_penalty=True)
-    s = stacked_game(rules, {0: ["play2"], 1: ["0", "1", "2", "3"]}, pile=["9"], first=0)
+    s = position(rules, {0: ["play2"], 1: ["0", "1", "2", "3"]}, pile=["9"], to_play=0)
     s = apply(s, 0, "play play2")
     s = apply(s, 1, "play 0")
     assert s.owes_draw == (1,) and (s.to_play, s.owed) == (1, 1)
@@ -99,7 +99,7 @@ def test_X2_own_second_card_makes_the_first_draw_lost() -> None:
 
 def test_X2_player_owing_a_draw_may_draw_before_the_second_card() -> None:
     rules = make_rules("2022", players=3, draw_penalty=True)
-    s = stacked_game(rules, {0: ["play2"], 1: ["0", "1", "2", "3"]}, pile=["9"], first=0)
+    s = position(rules, {0: ["play2"], 1: ["0", "1", "2", "3"]}, pile=["9"], to_play=0)
     s = apply(apply(s, 0, "play play2"), 1, "play 0")
     assert [str(a) for a in legal_actions(s)] == ["play 1", "play 2", "play 3", "draw"]
     after = apply(s, 1, "draw")
@@ -111,7 +111,7 @@ def stuck_on_second_card(drawn: str) -> State:
     """At 95 seat 1 owes two, plays 3 (98) and holds three 10s; ``drawn`` is next on the pile."""
     rules = make_rules("2022", players=3, draw_penalty=True)
     hands = {0: ["play2"], 1: ["3", "10", "10", "10"], 2: ["-10", "0", "0", "0"]}
-    s = stacked_game(rules, hands, pile=[drawn], total=95, first=0)
+    s = position(rules, hands, pile=[drawn], total=95, to_play=0)
     s = apply(s, 0, "play play2")
     return apply(s, 1, "play 3")
 
@@ -141,7 +141,7 @@ def test_X2_stuck_player_who_draws_nothing_playable_is_then_out() -> None:
 def ono99s_after_a_play() -> tuple[State, State]:
     rules = make_rules("2022", players=3, draw_penalty=True)
     hands = {0: ["5"], 1: ["ono99"] * 4}
-    s = stacked_game(rules, hands, pile=["1", "2", "3", "4"], first=0)
+    s = position(rules, hands, pile=["1", "2", "3", "4"], to_play=0)
     s = apply(s, 0, "play 5")
     return s, apply(s, 1, "discard ono99")
 
@@ -165,7 +165,7 @@ def test_X2_four_ono99_discard_counts_as_playing_a_card() -> None:
 def test_X2_an_elimination_is_not_a_card_played() -> None:
     rules = make_rules("2022", players=3, draw_penalty=True)
     hands = {0: ["5"], 1: ["10", "10", "10", "9"], 2: ["-10"]}
-    s = stacked_game(rules, hands, total=90, first=0)
+    s = position(rules, hands, total=90, to_play=0)
     s = apply(s, 0, "play 5")
     assert s.out == (1,)
     assert s.owes_draw == (0,)
@@ -179,14 +179,14 @@ def test_X2_summary_carries_owes_draw() -> None:
 
 
 def test_X2_summary_has_no_owes_draw_without_the_option() -> None:
-    s = stacked_game(make_rules("2022", players=3), {0: ["5"]}, first=0)
+    s = position(make_rules("2022", players=3), {0: ["5"]}, to_play=0)
     assert "owes_draw" not in summarize(apply(s, 0, "play 5"))
 
 
 def test_X2_short_hand_lasts_only_until_the_next_deal() -> None:
     rules = make_rules("1980", players=3, draw_penalty=True)
     hands = {0: ["5"], 1: ["3", "2", "2", "2"], 2: ["10", "10", "9", "9"]}
-    s = stacked_game(rules, hands, total=90, first=0)
+    s = position(rules, hands, total=90, to_play=0)
     s = apply(s, 0, "play 5")
     s = apply(s, 1, "play 3")  # seat 0's draw is lost; seat 2 then has no legal card
     assert s.round == 2 and s.tokens == (3, 3, 2)
@@ -197,7 +197,7 @@ def test_X2_short_hand_lasts_only_until_the_next_deal() -> None:
 def test_X2_M3_player_stuck_on_the_second_card_draws_before_any_bust() -> None:
     rules = make_rules("2022", players=3, match="points", draw_penalty=True)
     hands = {0: ["play2"], 1: ["3", "10", "10", "10"], 2: ["-10", "0", "0", "0"]}
-    s = stacked_game(rules, hands, pile=["9"], total=95, first=0)
+    s = position(rules, hands, pile=["9"], total=95, to_play=0)
     s = apply(apply(s, 0, "play play2"), 1, "play 3")
     assert legal_actions(s) == [DRAW]  # not the busts: the draw is still theirs
     after = apply(s, 1, "draw")
@@ -208,7 +208,7 @@ def test_X2_M3_player_stuck_on_the_second_card_draws_before_any_bust() -> None:
 def test_X2_M2_player_stuck_on_the_second_card_does_not_lose_the_round_yet() -> None:
     rules = make_rules("1980", players=3, draw_penalty=True)
     hands = {0: ["play2"], 1: ["3", "10", "10", "10"], 2: ["-10", "2", "2", "2"]}
-    s = stacked_game(rules, hands, pile=["10"], total=95, first=0)
+    s = position(rules, hands, pile=["10"], total=95, to_play=0)
     s = apply(apply(s, 0, "play play2"), 1, "play 3")
     assert (s.round, s.tokens) == (1, (3, 3, 3))
     after = apply(s, 1, "draw")

@@ -13,7 +13,7 @@ from ono99.engine import (
     summarize,
     view,
 )
-from stacking import events_since, hand, stacked_game
+from positions import events_since, hand, position
 
 
 def stuck_seat_1(players: int = 3, edition: str = "2022") -> tuple[State, State]:
@@ -25,7 +25,7 @@ def stuck_seat_1(players: int = 3, edition: str = "2022") -> tuple[State, State]
         hands[2] = ["-10", "2", "3", "4"]
     if players > 3:
         hands[3] = ["-10", "2", "3", "4"]
-    s = stacked_game(rules, hands, total=90, first=0)
+    s = position(rules, hands, total=90, to_play=0)
     return s, apply(s, 0, "play 5")
 
 
@@ -109,7 +109,7 @@ def test_E2_three_players_the_game_goes_on_after_one_elimination() -> None:
 def test_E2_game_ends_the_moment_one_player_remains() -> None:
     rules = make_rules("2022", players=3)
     hands = {0: ["5", "-10", "2", "3"], 1: ["10", "9", "8", "ono99"], 2: ["10", "9", "7", "6"]}
-    s = stacked_game(rules, hands, total=90, first=0)
+    s = position(rules, hands, total=90, to_play=0)
     s = apply(s, 0, "play 5")
     # Seat 1 (95: nothing fits) and then seat 2 (nothing fits either) are out: 0 wins.
     assert s.over

@@ -13,13 +13,13 @@ from ono99.engine import (
     make_rules,
     summarize,
 )
-from stacking import stacked_game
+from positions import position
 
 
 def at_95() -> State:
     rules = make_rules("2022", players=3)
     hands = {0: ["10", "3", "reverse", "ono99"], 1: ["5", "6", "7", "8"]}
-    return stacked_game(rules, hands, total=95, first=0)
+    return position(rules, hands, total=95, to_play=0)
 
 
 def refused(state: State, seat: int, action: str) -> str:
@@ -59,7 +59,7 @@ def test_K7_refusal_of_a_discard_without_four_ono99s() -> None:
 
 
 def test_K7_refusal_of_a_discard_in_1980() -> None:
-    s = stacked_game(make_rules("1980", players=3), {0: ["ono99", "2", "3", "4"]}, first=0)
+    s = position(make_rules("1980", players=3), {0: ["ono99", "2", "3", "4"]}, to_play=0)
     message = refused(s, 0, "discard ono99")
     assert message == (
         "seat 0 tried 'discard ono99', but these rules have no four-ONO-99 discard (K7)"
@@ -78,7 +78,7 @@ def test_refusal_of_a_seat_that_does_not_exist() -> None:
 
 def test_E2_refusal_after_the_game_is_over() -> None:
     rules = make_rules("2022", players=2)
-    s = stacked_game(rules, {0: ["5"], 1: ["10", "10", "10", "9"]}, total=90, first=0)
+    s = position(rules, {0: ["5"], 1: ["10", "10", "10", "9"]}, total=90, to_play=0)
     s = apply(s, 0, "play 5")
     assert s.over
     message = refused(s, 0, "play 10")

@@ -14,18 +14,18 @@ from ono99.engine import (
     make_rules,
 )
 from ono99.engine.cards import ONO99
-from stacking import events_since, stacked_game
+from positions import events_since, position
 
 
 def tens(edition: str = "2022", total: int | None = None, **hands: list[str]) -> State:
     rules = make_rules(edition, players=3, ono99_on_tens=True)
     given = {int(k[1:]): v for k, v in hands.items()}
-    return stacked_game(rules, given, total=total, first=0)
+    return position(rules, given, total=total, to_play=0)
 
 
 def test_X3_off_by_default_an_ono99_is_not_playable_on_a_ten() -> None:
     rules = make_rules("2022", players=3)
-    s = stacked_game(rules, {0: ["ono99", "5", "6", "7"]}, total=50, first=0)
+    s = position(rules, {0: ["ono99", "5", "6", "7"]}, total=50, to_play=0)
     assert PLAY[ONO99] not in legal_actions(s)
 
 

@@ -22,7 +22,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.cards import PLAY2
-from stacking import events_since, hand, stacked_game
+from positions import events_since, hand, position
 
 # Deflectors per edition (P2): 2022 — Reverse, Play 2; 1980 — Reverse, Hold.
 DEFLECTORS = [("2022", "reverse"), ("2022", "play2"), ("1980", "reverse"), ("1980", "hold")]
@@ -42,7 +42,7 @@ def owing(
     hands: dict[int, list[str]] = {0: ["play2", "2", "4", "6"], 1: seat1}
     if players > 2:
         hands[2] = ["-10", "5", "6", "7"]
-    s = stacked_game(rules, hands, pile=["9", *pile], first=0, total=total)
+    s = position(rules, hands, pile=["9", *pile], to_play=0, total=total)
     return apply(s, 0, "play play2")
 
 
@@ -167,7 +167,7 @@ def test_P2_deflected_obligation_skips_an_eliminated_seat() -> None:
     # Four players; seat 2 holds four ONO 99s with K7 off and is out at its first turn.
     rules = make_rules("2022", players=4, four_ono99_discard=False)
     hands = {0: ["play2"], 1: ["2", "play2"], 2: ["ono99"] * 4, 3: ["3"]}
-    s = stacked_game(rules, hands, first=1)
+    s = position(rules, hands, to_play=1)
     s = apply(s, 1, "play 2")
     s = apply(s, 3, "play 3")
     s = apply(s, 0, "play play2")
@@ -194,7 +194,7 @@ def test_P2_non_deflector_first_card_is_not_marked_as_a_deflection() -> None:
 def test_P3_obligation_passed_on_twice_is_still_two() -> None:
     rules = make_rules("2022", players=3)
     hands = {0: ["play2", "1", "2", "3"], 1: ["play2"], 2: ["play2"]}
-    s = stacked_game(rules, hands, first=0)
+    s = position(rules, hands, to_play=0)
     s = apply(s, 0, "play play2")
     s = apply(s, 1, "play play2")
     after = apply(s, 2, "play play2")
@@ -212,7 +212,7 @@ def test_P3_play2_as_second_card_asks_two_not_three() -> None:
 def test_P3_reverses_back_and_forth_with_two_players_stay_at_two() -> None:
     rules = make_rules("2022", players=2)
     hands = {0: ["play2", "reverse", "1", "2"], 1: ["reverse", "3", "4", "5"]}
-    s = stacked_game(rules, hands, first=0)
+    s = position(rules, hands, to_play=0)
     s = apply(s, 0, "play play2")
     s = apply(s, 1, "play reverse")
     assert (s.to_play, s.owed) == (0, 2)
@@ -241,14 +241,14 @@ def test_P4_1980_double_play_is_legal_as_the_second_owed_card() -> None:
 
 
 def test_P4_1980_double_play_is_legal_when_owing_one() -> None:
-    s = stacked_game(make_rules("1980", players=3), {0: ["play2", "2", "3", "4"]}, first=0)
+    s = position(make_rules("1980", players=3), {0: ["play2", "2", "3", "4"]}, to_play=0)
     assert PLAY[PLAY2] in legal_actions(s)
 
 
 def test_P4_1980_hand_of_double_play_and_ono99s_cannot_answer_a_double_play() -> None:
     rules = make_rules("1980", players=3, match="single")
     hands = {0: ["play2", "2", "4", "6"], 1: ["play2", "ono99", "ono99", "ono99"]}
-    s = stacked_game(rules, hands, first=0)
+    s = position(rules, hands, to_play=0)
     after = apply(s, 0, "play play2")
     assert after.out == (1,)
 
@@ -305,7 +305,7 @@ def test_P6_failure_in_1980_eliminates_and_the_obligation_lapses() -> None:
 def test_P6_failure_after_a_deflection_lapses_too() -> None:
     rules = make_rules("2022", players=3)
     hands = {0: ["play2"], 1: ["play2"], 2: ["10", "10", "10", "9"]}
-    s = stacked_game(rules, hands, total=95, first=0)
+    s = position(rules, hands, total=95, to_play=0)
     s = apply(s, 0, "play play2")
     after = apply(s, 1, "play play2")
     assert after.out == (2,)

@@ -23,7 +23,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.cards import ONO99
-from stacking import events_since, hand, stacked_deck, stacked_game
+from positions import events_since, hand, position, stacked_deck
 
 
 def points(edition: str = "2022", players: int = 3, **options: object) -> Rules:
@@ -36,7 +36,7 @@ def bust_ready(players: int = 3, **options: object) -> State:
     hands: dict[int, list[str]] = {0: ["10", "9", "8", "ono99"]}
     for seat in range(1, players):
         hands[seat] = ["-10", "-10", "2", "3"]
-    return stacked_game(points(players=players, **options), hands, pile=["1"], total=95, first=0)
+    return position(points(players=players, **options), hands, pile=["1"], total=95, to_play=0)
 
 
 def round_gains(before: State, after: State) -> tuple[int, ...]:
@@ -55,7 +55,7 @@ def test_M3_player_with_no_legal_action_busts_with_any_non_ono99_card() -> None:
 
 
 def test_M3_a_normal_play_is_not_a_bust() -> None:
-    s = stacked_game(points(), {0: ["5"]}, first=0)
+    s = position(points(), {0: ["5"]}, to_play=0)
     assert not is_bust(s, PLAY[5])
 
 
@@ -111,7 +111,7 @@ def keep_over_the_top(card: str) -> State:
         2: ["-10", "-10", "-10", "2"],
         3: ["-10", "-10", "-10", "3"],
     }
-    s = stacked_game(rules, hands, total=95, first=0)
+    s = position(rules, hands, total=95, to_play=0)
     s = apply(s, 0, "play 10")
     assert s.total == 105 and [str(a) for a in legal_actions(s)][-1] == f"play {card}"
     return apply(s, 1, f"play {card}")
@@ -131,7 +131,7 @@ def test_M3_bust_with_a_play2_puts_no_obligation() -> None:
 def test_M3_bust_while_owing_two_lapses_the_play2() -> None:
     rules = points()
     hands = {0: ["play2"], 1: ["10", "9", "8", "7"], 2: ["-10", "2", "3", "4"]}
-    s = stacked_game(rules, hands, total=95, first=0)
+    s = position(rules, hands, total=95, to_play=0)
     s = apply(s, 0, "play play2")
     after = apply(s, 1, "play 7")
     assert after.out_of_round == (1,)
@@ -141,7 +141,7 @@ def test_M3_bust_while_owing_two_lapses_the_play2() -> None:
 def test_M3_bust_on_the_second_owed_card() -> None:
     rules = points()
     hands = {0: ["play2"], 1: ["3", "10", "10", "10"], 2: ["-10", "2", "3", "4"]}
-    s = stacked_game(rules, hands, pile=["9", "10"], total=95, first=0)
+    s = position(rules, hands, pile=["9", "10"], total=95, to_play=0)
     s = apply(s, 0, "play play2")
     s = apply(s, 1, "play 3")
     assert (s.to_play, s.owed, s.total) == (1, 1, 98)
@@ -154,7 +154,7 @@ def test_M3_bust_on_the_second_owed_card() -> None:
 
 def test_M3_player_with_only_ono99s_is_out_of_the_round_without_playing() -> None:
     rules = points("1980")
-    s = stacked_game(rules, {0: ["5"], 1: ["ono99"] * 4}, first=0)
+    s = position(rules, {0: ["5"], 1: ["ono99"] * 4}, to_play=0)
     after = apply(s, 0, "play 5")
     assert after.out_of_round == (1,)
     assert after.hands[1] == (ONO99,) * 4
@@ -183,7 +183,7 @@ def two_busts(
     seat 2, holding ``h2``, is the one left in. Seats 0 and 1 score 32 + 25 = 57."""
     rules = points("1980", **options)
     hands = {0: ["10", "10", "10", "9"], 1: ["10", "10", "10", "8"], 2: h2}
-    s = stacked_game(rules, hands, pile=["2", "2"], total=95, first=0, later_decks=later_decks)
+    s = position(rules, hands, pile=["2", "2"], total=95, to_play=0, decks=later_decks)
     s = apply(s, 0, "play 9")
     return s, apply(s, 1, "play 8")
 
@@ -226,7 +226,7 @@ def test_M3_out_of_the_round_adds_25() -> None:
 def test_M3_example_ono99_double_play_4_5_scores_44() -> None:
     rules = points("1980", players=2)
     hands = {0: ["ono99", "play2", "4", "5"], 1: ["10", "10", "10", "9"]}
-    s = stacked_game(rules, hands, pile=["2"], total=95, first=1)
+    s = position(rules, hands, pile=["2"], total=95, to_play=1)
     after = apply(s, 1, "play 9")
     assert round_gains(s, after) == (44, 57)
 
@@ -234,7 +234,7 @@ def test_M3_example_ono99_double_play_4_5_scores_44() -> None:
 def test_M3_action_cards_score_15_each() -> None:
     rules = points("1980", players=2)
     hands = {0: ["reverse", "-10", "play2", "hold"], 1: ["10", "10", "10", "9"]}
-    s = stacked_game(rules, hands, pile=["2"], total=95, first=1)
+    s = position(rules, hands, pile=["2"], total=95, to_play=1)
     assert round_gains(s, apply(s, 1, "play 9"))[0] == 60
 
 
@@ -242,7 +242,7 @@ def test_M3_all_ono99_hand_scores_80() -> None:
     # 2022: seat 0 draws its fourth ONO 99 just before seat 1 busts and the round ends.
     rules = points("2022", players=2)
     hands = {0: ["5", "ono99", "ono99", "ono99"], 1: ["10", "10", "10", "9"]}
-    s = stacked_game(rules, hands, pile=["ono99", "1"], total=90, first=0)
+    s = position(rules, hands, pile=["ono99", "1"], total=90, to_play=0)
     s = apply(s, 0, "play 5")
     assert s.hands[0] == (ONO99,) * 4
     assert round_gains(s, apply(s, 1, "play 9")) == (80, 1 + 30 + 25)
@@ -250,7 +250,7 @@ def test_M3_all_ono99_hand_scores_80() -> None:
 
 def test_M3_all_ono99_hand_out_of_the_round_scores_105() -> None:
     rules = points("1980", players=2)
-    s = stacked_game(rules, {0: ["2", "3", "4", "5"], 1: ["ono99"] * 4}, pile=["6"], first=0)
+    s = position(rules, {0: ["2", "3", "4", "5"], 1: ["ono99"] * 4}, pile=["6"], to_play=0)
     after = apply(s, 0, "play 2")
     assert round_gains(s, after) == (3 + 4 + 5 + 6, 80 + 25)
 
@@ -259,7 +259,7 @@ def test_M3_each_card_short_of_four_scores_15() -> None:
     # Draw penalty: seat 0's draw is lost when seat 1 plays first, so it ends with 3 cards.
     rules = points("2022", players=2, draw_penalty=True)
     hands = {0: ["5", "0", "2", "3"], 1: ["0", "8", "9", "10"]}
-    s = stacked_game(rules, hands, pile=["7", "1"], total=90, first=0)
+    s = position(rules, hands, pile=["7", "1"], total=90, to_play=0)
     s = apply(s, 0, "play 5")
     s = apply(s, 1, "play 0")
     s = apply(s, 1, "draw")
@@ -276,11 +276,9 @@ def test_M3_scores_add_up_over_rounds() -> None:
     # its first turn, so the round ends (seat 0 scores 3 + 4 + 5 + 6).
     rules = points("1980", players=2)
     hands = {0: ["ono99", "play2", "4", "5"], 1: ["10", "10", "10", "9"]}
-    dealer = stacked_game(rules, hands, pile=["2"], total=95, first=1).dealer
     round2 = {0: ["2", "3", "4", "5"], 1: ["ono99"] * 4}
-    assert dealer == 0  # so round 2 is dealt by seat 1 and seat 0 plays first
-    later = [stacked_deck(rules, round2, ["6"], dealer=1)]
-    s = stacked_game(rules, hands, pile=["2"], total=95, first=1, later_decks=later)
+    later = [stacked_deck(rules, round2, ["6"], dealer=1)]  # M2: the deal passes to seat 1
+    s = position(rules, hands, pile=["2"], total=95, to_play=1, dealer=0, decks=later)
     s = apply(s, 1, "play 9")
     assert (s.round, s.scores, s.to_play) == (2, (44, 57), 0)
     after = apply(s, 0, "play 2")
@@ -289,7 +287,7 @@ def test_M3_scores_add_up_over_rounds() -> None:
 
 
 def test_M3_single_match_has_no_scores() -> None:
-    s = stacked_game(make_rules("2022", players=3), {})
+    s = position(make_rules("2022", players=3), {})
     assert s.scores is None and summarize(s)["scores"] is None
 
 
@@ -310,10 +308,10 @@ def test_M3_last_standing_players_at_or_over_the_target_leave() -> None:
 
 
 def test_M3_last_standing_players_who_left_score_no_more() -> None:
-    # Round 2's first player holds the four ONO 99s: out at once, so round 2 ends at once.
-    _, probe = two_busts(HIGH, target=75)
-    round2 = {probe.to_play: ["ono99"] * 4}
-    later = [stacked_deck(probe.rules, round2, dealer=probe.dealer, seats=[0, 1])]
+    # Round 1 was dealt by seat 2, so seat 0 deals round 2 to seats 0 and 1 (seat 2 has left):
+    # its first player, seat 1, holds the four ONO 99s and is out at once, ending round 2.
+    rules = points("1980", target=75)
+    later = [stacked_deck(rules, {1: ["ono99"] * 4}, dealer=0, seats=[0, 1])]
     _, s = two_busts(HIGH, later, target=75)
     ends = [e.data for e in s.events() if e.kind == "round_end"]
     assert [end[0] for end in ends] == [1, 2]

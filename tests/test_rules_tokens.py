@@ -14,7 +14,7 @@ from ono99.engine import (
     summarize,
     view,
 )
-from stacking import events_since, stacked_deck, stacked_game
+from positions import events_since, position, stacked_deck
 
 
 def lose_round(players: int = 3, **options: object) -> tuple[State, State]:
@@ -24,7 +24,7 @@ def lose_round(players: int = 3, **options: object) -> tuple[State, State]:
     hands = {0: ["reverse"], 1: ["10", "10", "9", "ono99"], 2: ["5"], 3: ["2"]}
     if players < 4:
         del hands[3]
-    s = stacked_game(rules, hands, total=90, first=0)
+    s = position(rules, hands, total=90, to_play=0)
     s = apply(s, 0, "play reverse")
     assert s.to_play == players - 1
     if players > 3:
@@ -93,7 +93,7 @@ def test_M2_player_out_of_the_game_is_not_dealt_in() -> None:
 def test_M2_last_player_in_the_game_wins() -> None:
     rules = make_rules("1980", players=2, tokens=0)
     hands = {0: ["5"], 1: ["10", "10", "9", "ono99"]}
-    s = stacked_game(rules, hands, total=90, first=0)
+    s = position(rules, hands, total=90, to_play=0)
     after = apply(s, 0, "play 5")
     assert after.over and after.winners == (0,)
     assert after.out == (1,)
@@ -101,7 +101,7 @@ def test_M2_last_player_in_the_game_wins() -> None:
 
 def test_M2_E1_tokens_match_lays_no_hands_down() -> None:
     rules = make_rules("1980", players=2, tokens=0)
-    s = stacked_game(rules, {0: ["5"], 1: ["10", "10", "9", "ono99"]}, total=90, first=0)
+    s = position(rules, {0: ["5"], 1: ["10", "10", "9", "ono99"]}, total=90, to_play=0)
     s = apply(s, 0, "play 5")
     assert s.over and len(s.hands[1]) == 4
     assert view(s, 0).laid_down == ((), ())
@@ -109,13 +109,13 @@ def test_M2_E1_tokens_match_lays_no_hands_down() -> None:
 
 @pytest.mark.parametrize("tokens", [0, 1, 3, 5])
 def test_M2_tokens_option_sets_the_starting_tokens(tokens: int) -> None:
-    s = stacked_game(make_rules("1980", players=3, tokens=tokens), {})
+    s = position(make_rules("1980", players=3, tokens=tokens), {})
     assert s.tokens == (tokens,) * 3
     assert summarize(s)["tokens"] == [tokens] * 3
 
 
 def test_M2_single_match_has_no_tokens() -> None:
-    s = stacked_game(make_rules("2022", players=3), {})
+    s = position(make_rules("2022", players=3), {})
     assert s.tokens is None and summarize(s)["tokens"] is None
 
 
@@ -124,7 +124,7 @@ def test_M2_deal_skips_a_seat_out_of_the_game() -> None:
     # out at its next turn. The deal would pass to seat 2: it goes to seat 3.
     rules = make_rules("1980", players=4, tokens=0)
     hands = {2: ["10", "ono99", "ono99", "ono99"]}
-    s = stacked_game(rules, hands, pile=["ono99"], dealer=1)
+    s = position(rules, hands, pile=["ono99"], dealer=1)
     s = apply(s, 2, "play 10")
     for seat in (3, 0, 1):
         s = apply(s, seat, f"play {s.hands[seat][0]}")
@@ -141,7 +141,7 @@ def four_losses() -> list[State]:
     rules = make_rules("1980", players=3)
     stuck = {1: ["ono99"] * 4}
     later = [stacked_deck(rules, stuck, dealer=d) for d in (2, 0, 1)]  # rounds 2, 3, 4
-    s = stacked_game(rules, stuck, dealer=1, later_decks=later)
+    s = position(rules, stuck, dealer=1, decks=later)
     states = [s]
     # Round 1 (dealer 1): seats 2 and 0 play, seat 1 is stuck. Round 2 (dealer 2): seat 0
     # plays, seat 1 is stuck; round 3 (dealer 0) starts with seat 1: stuck at once.

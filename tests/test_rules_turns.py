@@ -17,7 +17,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.cards import ONO99
-from stacking import deal_order, drive, events_since, hand, run, stacked_deck, stacked_game
+from positions import deal_order, drive, events_since, hand, position, run, stacked_deck
 
 # --------------------------------------------------------------------------- S1
 
@@ -73,7 +73,8 @@ def test_S1_dealer_chosen_from_the_seed_when_not_given() -> None:
     assert new_game(rules, 11).dealer == new_game(rules, 11).dealer
 
 
-def test_S1_stacking_helper_deals_what_it_is_asked() -> None:
+def test_S1_a_stacked_deck_deals_what_it_is_asked() -> None:
+    """``stacked_deck`` (tests/positions.py) is how a test fixes a later round's hands."""
     rules = make_rules("1980", players=3)
     hands = {0: ["2", "3", "4", "5"], 1: ["ono99", "hold", "10", "-10"], 2: ["7", "7", "8", "9"]}
     deck = stacked_deck(rules, hands, ["reverse"], dealer=1)
@@ -87,29 +88,31 @@ def test_S1_stacking_helper_deals_what_it_is_asked() -> None:
     assert s.pile[s.pile_pos] == parse_card("reverse")
 
 
-def test_S1_stacking_helper_prelude_reaches_the_total_with_the_hands_asked() -> None:
+def test_the_positions_helper_builds_what_it_is_asked() -> None:
+    """``position`` (tests/positions.py): the hands, total, seat to play and top of the pile
+    asked for, the seat before it dealing, and no past: every event is the scenario's."""
     rules = make_rules("2022", players=4)
     hands = {1: ["7", "reverse", "play2", "ono99"], 3: ["-10", "-10", "0", "0"]}
-    s = stacked_game(rules, hands, pile=["9", "ono99"], total=93, first=3)
-    assert (s.total, s.to_play, s.owed, s.direction) == (93, 3, 1, CW)
+    s = position(rules, hands, pile=["9", "ono99"], total=93, to_play=3)
+    assert (s.total, s.to_play, s.dealer, s.owed, s.direction) == (93, 3, 2, 1, CW)
     assert hand(s, 1) == ["7", "reverse", "play2", "ono99"]
     assert hand(s, 3) == ["0", "0", "-10", "-10"]
     assert s.pile[s.pile_pos : s.pile_pos + 2] == (9, ONO99)
-    assert all(e.kind in ("deal", "play") for e in s.events())
+    assert s.events() == [] and s.discard == ()
 
 
 # --------------------------------------------------------------------------- T2
 
 
 def test_T2_player_draws_the_top_card_after_playing() -> None:
-    s = stacked_game(make_rules("2022", players=3), {0: ["5", "6", "7", "8"]}, pile=["ono99"])
+    s = position(make_rules("2022", players=3), {0: ["5", "6", "7", "8"]}, pile=["ono99"])
     after = apply(s, 0, "play 6")
     assert hand(after, 0) == ["5", "7", "8", "ono99"]
     assert after.draw_pile_size == s.draw_pile_size - 1
 
 
 def test_T2_hands_stay_at_four_cards() -> None:
-    s = stacked_game(make_rules("1980", players=3), {}, first=0)
+    s = position(make_rules("1980", players=3), {}, to_play=0)
     for _ in range(12):
         s = apply(s, s.to_play, legal_actions(s)[0])
         assert [len(h) for h in s.hands] == [4, 4, 4]
@@ -117,7 +120,7 @@ def test_T2_hands_stay_at_four_cards() -> None:
 
 def test_T2_player_draws_after_each_of_two_owed_cards() -> None:
     rules = make_rules("2022", players=3)
-    s = stacked_game(rules, {0: ["play2"], 1: ["1", "2", "3", "4"]}, pile=["9", "5", "6"])
+    s = position(rules, {0: ["play2"], 1: ["1", "2", "3", "4"]}, pile=["9", "5", "6"])
     s = apply(s, 0, "play play2")
     s = apply(s, 1, "play 1")
     assert hand(s, 1) == ["2", "3", "4", "5"]
@@ -126,7 +129,7 @@ def test_T2_player_draws_after_each_of_two_owed_cards() -> None:
 
 
 def test_T2_draws_are_not_events_without_the_draw_penalty() -> None:
-    s = stacked_game(make_rules("2022", players=3), {0: ["5"]})
+    s = position(make_rules("2022", players=3), {0: ["5"]})
     after = apply(s, 0, "play 5")
     assert [e.kind for e in events_since(s, after)] == ["play"]
 
@@ -185,7 +188,7 @@ def test_T3_explicit_reshuffle_order_is_honoured() -> None:
 def laid_down_game() -> State:
     """1980 single game, three players: seat 1 is out at once with the four ONO 99s."""
     rules = make_rules("1980", players=3, match="single", max_total=999)
-    s = stacked_game(rules, {0: ["2"], 1: ["ono99"] * 4}, first=0)
+    s = position(rules, {0: ["2"], 1: ["ono99"] * 4}, to_play=0)
     s = apply(s, 0, "play 2")
     assert s.out == (1,)
     return s
@@ -214,7 +217,7 @@ def test_T3_reshuffle_order_holding_laid_down_cards_is_refused() -> None:
     probe = drive(laid_down_game(), lambda st: st.draw_pile_size == 0)
     action = legal_actions(probe)[0]
     bad = [*probe.discard[1:], ONO99]  # one discard swapped for a laid-down ONO 99
-    s = stacked_game(probe.rules, {0: ["2"], 1: ["ono99"] * 4}, first=0, reshuffles=[bad])
+    s = position(probe.rules, {0: ["2"], 1: ["ono99"] * 4}, to_play=0, reshuffles=[bad])
     s = run(s, *((seat, str(a)) for seat, a in probe.actions()))
     with pytest.raises(SetupError, match="reshuffles"):
         apply(s, s.to_play, action)
@@ -224,14 +227,14 @@ def test_T3_reshuffle_order_holding_laid_down_cards_is_refused() -> None:
 
 
 def test_T4_next_player_is_the_next_seat_clockwise() -> None:
-    s = stacked_game(make_rules("2022", players=4), {2: ["5"], 3: ["6"]}, first=2)
+    s = position(make_rules("2022", players=4), {2: ["5"], 3: ["6"]}, to_play=2)
     s = apply(s, 2, "play 5")
     assert s.to_play == 3
     assert apply(s, 3, "play 6").to_play == 0
 
 
 def test_T4_next_player_follows_the_direction() -> None:
-    s = stacked_game(make_rules("2022", players=4), {0: ["5"], 1: ["reverse"]}, first=1)
+    s = position(make_rules("2022", players=4), {0: ["5"], 1: ["reverse"]}, to_play=1)
     after = apply(s, 1, "play reverse")
     assert (after.direction, after.to_play) == (CCW, 0)
     assert apply(after, 0, "play 5").to_play == 3
@@ -241,7 +244,7 @@ def out_seat_2_game() -> State:
     """Four players; seat 2 holds four ONO 99s (K7 off) and is out at its first turn."""
     rules = make_rules("2022", players=4, four_ono99_discard=False)
     hands = {0: ["reverse", "1"], 1: ["2", "3"], 2: ["ono99"] * 4, 3: ["4", "5"]}
-    s = stacked_game(rules, hands, first=1)
+    s = position(rules, hands, to_play=1)
     s = apply(s, 1, "play 2")
     assert s.out == (2,)
     return s

@@ -62,9 +62,9 @@ _OPPONENTS = (
         "medium",
         "a small neural network trained by reinforcement learning against greedy players",
         LearnedBot,
-        extra="rl",
-        # It encodes views with ono99.env.encoding, which loads the env package.
-        needs=("numpy", "gymnasium", "pettingzoo"),
+        # NumPy alone (ono99.features encodes the view); the fast and rl extras bring it too.
+        extra="learned",
+        needs=("numpy",),
     ),
     BotInfo(
         "heuristic",

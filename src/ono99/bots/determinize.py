@@ -3,14 +3,12 @@
 A search bot cannot look at hidden cards, so it imagines them. From a ``View`` it computes the
 *unseen* multiset — the edition's deck minus the seat's own hand, the discard pile and the hands
 laid down by eliminated players (every other card is in a hidden hand or the draw pile) — and
-deals it at random to the other seats' hands (their sizes are public) and the draw pile. Each
-sample gets a fresh random ``Setup`` seed, so the future reshuffles of the imagined world are
-unknown too. Fields of ``State`` that a view lacks get neutral values (no deck orders, no
-reshuffle orders); every field a view *does* show is copied from it, so the sampled state's
-view for the seat equals the real one.
+deals it at random to the other seats' hands (their sizes are public) and the draw pile. The
+engine's ``state_from_view`` makes the full state of each deal, with a fresh random seed, so the
+future reshuffles of the imagined world are unknown too: every field the view shows is copied
+from it, so the sampled state's view for the seat equals the real one.
 
-Nothing hidden is ever read: the input is a ``View``, and the ``State`` is built with the
-public ``State(...)`` constructor.
+Nothing hidden is ever read: the input is a ``View``.
 
 **After a reshuffle** (T3) the draw pile is made of cards everyone saw played, and nothing
 else: the pile can only hold what the reshuffled discard pile held. So an unseen card of a kind
@@ -31,11 +29,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..engine import DISCARD, DRAW, PLAY, Action, Event, Setup, State, View
+from ..engine import Event, State, View, state_from_view
 from ..engine.cards import NUM_CARD_KINDS, counts
-from ..engine.state import EMPTY_CHAIN, STATUS_NAMES, Chain, chain_append
-
-_STATUS_CODE = {name: code for code, name in enumerate(STATUS_NAMES)}
 
 
 def unseen_counts(v: View) -> list[int]:
@@ -118,15 +113,10 @@ class Determinizer:
                 f"the view does not add up: {len(self.forced)} unseen cards were never "
                 f"reshuffled into the draw pile, but the hidden hands hold {sum(self.sizes)}"
             )
-        deals = [e.seat for e in events if e.kind == "deal" and e.seat is not None]
-        self.first_dealer = deals[0] if deals else v.dealer
-        self.reshuffles = sum(1 for e in events if e.kind == "reshuffle")
-        self.history, self.moves = _history(events)
         self.known_hands: list[tuple[int, ...]] = [
             v.hand if s == v.seat and v.hand is not None else v.laid_down[s]
             for s in range(v.players)
         ]
-        self.status = tuple(_STATUS_CODE[name] for name in v.status)
 
     def deal(self, rng: random.Random) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """A random deal of the unseen cards: every seat's hand, and the draw pile (top
@@ -151,58 +141,11 @@ class Determinizer:
         return self.state(hands, pile, rng.getrandbits(62))
 
     def state(self, hands: Sequence[tuple[int, ...]], pile: tuple[int, ...], seed: int) -> State:
-        """The view's public state with these hidden cards and this seed for the shuffles."""
-        v = self.view
-        return State(
-            rules=v.rules,
-            setup=Setup(seed, self.first_dealer),
-            round=v.round,
-            dealer=v.dealer,
-            total=v.total,
-            direction=v.direction,
-            to_play=v.to_play,
-            owed=v.owed,
-            ono99_played=v.ono99_played,
-            hands=tuple(hands),
-            pile=pile,
-            pile_pos=0,
-            discard=v.discard_pile,
-            status=self.status,
-            out=v.out,
-            out_of_round=v.out_of_round,
-            tokens=v.tokens,
-            scores=v.scores,
-            owes_draw=v.owes_draw,
-            over=v.over,
-            winners=v.winners,
-            reshuffle_count=self.reshuffles,
-            decks_used=(),  # neutral: the deck orders are hidden
-            reshuffles_used=(),
-            log=v.log,  # the public event log, shared as it is (it holds no hidden card)
-            history=self.history,
-            moves=self.moves,
-        )
+        """The view's public state with these hidden cards and this seed for the shuffles
+        (the engine's ``state_from_view``)."""
+        return state_from_view(self.view, {s: hands[s] for s in self.hidden}, pile, seed=seed)
 
 
 def determinize(v: View, rng: random.Random) -> State:
     """One full state consistent with everything ``v.seat`` has seen (see the module doc)."""
     return Determinizer(v).sample(rng)
-
-
-def _history(events: Sequence[Event]) -> tuple[Chain, int]:
-    """The (seat, action) pairs of the game, rebuilt from the public events: every action
-    leaves exactly one event (a card played, a four-ONO-99 discard, a draw taken)."""
-    chain = EMPTY_CHAIN
-    moves = 0
-    for e in events:
-        action: Action | None = None
-        if e.kind == "play" and e.card is not None:
-            action = PLAY[e.card]
-        elif e.kind == "discard":
-            action = DISCARD
-        elif e.kind == "draw":
-            action = DRAW
-        if action is not None:
-            chain = chain_append(chain, (e.seat, action))
-            moves += 1
-    return chain, moves

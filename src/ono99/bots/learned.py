@@ -3,8 +3,9 @@
 The network (173 → 128, tanh → 18) was trained with PPO on the vectorized environment over the
 batch simulator (``examples/train_policy.py``, ``docs/rl.md``); its weights ship with the package
 as ``weights/learned-2022.npz``. The bot sees only its seat's ``View``: it encodes it with the
-same encoder the environments use (``ono99.env.encoding.encode``) and plays the legal action
-with the highest score (deterministic). Inference is plain NumPy; it needs the ``rl`` extra.
+same encoder the environments use (``ono99.features.encode``, which needs only the engine and
+NumPy) and plays the legal action with the highest score (deterministic). Inference is plain
+NumPy: the ``learned`` extra brings it (so do ``fast`` and ``rl``).
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ class LearnedBot:
         try:
             import numpy as np
 
-            from ..env.encoding import encode
+            from ..features import encode
         except ImportError as error:  # pragma: no cover - depends on the installation
-            raise ImportError(f"the learned bot needs the rl extra: {pip_install('rl')}") from error
+            raise ImportError(
+                f"the learned bot needs the learned extra: {pip_install('learned')}"
+            ) from error
         self._np = np
         self._encode = encode
         with np.load(weights or weights_path()) as data:

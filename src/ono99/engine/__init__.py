@@ -1,7 +1,9 @@
 """The ONO 99 rules engine: pure, standard-library only, no I/O.
 
 The vocabulary: ``make_rules`` → ``new_game`` → ``legal_actions`` / ``apply`` → ``view``,
-``summarize``, ``record_of`` / ``load_record`` / ``replay``.
+``summarize``, ``record_of`` / ``load_record`` / ``replay``; a position's text form,
+``position_text`` / ``parse_position`` (like FEN), and ``make_position`` from its parts;
+``state_from_view``, a full state from a seat's view and the cards it hides.
 """
 
 from .actions import ALL_ACTIONS, DISCARD, DRAW, PLAY, Action, parse_action
@@ -10,16 +12,18 @@ from .errors import (
     IllegalActionError,
     NotationError,
     Ono99Error,
+    PositionError,
     RecordError,
     RulesError,
     SetupError,
 )
 from .game import apply, apply_unchecked, is_bust, legal_actions, new_game
+from .position import make_position, parse_position, position_text
 from .record import FORMAT, Record, load_record, record_of, replay, replay_states
 from .rules import EDITIONS, OPTIONS, OptionSpec, Rules, defaults, make_rules
 from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
 from .summary import summarize
-from .view import View, cards_drawn, view
+from .view import View, cards_drawn, state_from_view, view
 
 __all__ = [
     "ALL_ACTIONS",
@@ -41,6 +45,7 @@ __all__ = [
     "NotationError",
     "Ono99Error",
     "OptionSpec",
+    "PositionError",
     "Record",
     "RecordError",
     "Rules",
@@ -58,13 +63,17 @@ __all__ = [
     "is_bust",
     "legal_actions",
     "load_record",
+    "make_position",
     "make_rules",
     "new_game",
     "parse_action",
     "parse_card",
+    "parse_position",
+    "position_text",
     "record_of",
     "replay",
     "replay_states",
+    "state_from_view",
     "summarize",
     "view",
 ]  # fmt: skip

@@ -29,6 +29,16 @@ class SetupError(Ono99Error):
         self.detail = message
 
 
+class PositionError(Ono99Error):
+    """A position text, or the parts of a position, that make no state the game can be in
+    (``position.py``). ``where`` names the field, e.g. ``hands`` or ``total``."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.detail = message
+
+
 class IllegalActionError(Ono99Error):
     """An action that the seat may not take in this state. The message says who tried
     what, and why it is not allowed; the state is left as it was."""

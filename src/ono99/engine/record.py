@@ -158,7 +158,10 @@ def record_of(state: State, meta: dict[str, Any] | None = None) -> Record:
     """The record of the game that led to ``state``, every shuffle spelled out (N3).
 
     It holds the seed and the full deck order: for a live game it reveals hidden cards,
-    so it is for finished games, or for the referee's own storage."""
+    so it is for finished games, or for the referee's own storage. A state without its past
+    (built from a position, or imagined from a view) has no record."""
+    if len(state.decks_used) != state.round:
+        raise RecordError("state", "it has no past to record: it was built from its parts")
     return Record(
         rules=state.rules,
         seed=state.setup.seed,

@@ -4,17 +4,25 @@
 terminal game, servers and RL encoders all work from views. A view holds the seat's own
 hand and public facts only — never another hand, the draw pile order, or the seed.
 ``cards_drawn`` tells a seat which cards it drew, from two of its own views.
+
+``state_from_view`` goes the other way: a view and an assignment of the cards it hides (the
+other hands, the draw pile) make a full state whose view is the same view again — the worlds a
+searching bot imagines are built by it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
-from .actions import Action
-from .cards import ONO99
-from .errors import SetupError
+from .actions import DISCARD, DRAW, PLAY, Action
+from .cards import CARD_NAMES, ONO99, counts
+from .errors import PositionError, SetupError
 from .game import legal_actions, playable_cards
+from .position import card_ids
 from .rules import Rules
 from .state import (
     EMPTY_CHAIN,
@@ -22,12 +30,15 @@ from .state import (
     STATUS_NAMES,
     Chain,
     Event,
+    Setup,
     State,
+    chain_append,
     chain_items,
     chain_len,
 )
 
 _SECOND_CARD_WINDOW = 8
+_STATUS_CODES = {name: code for code, name in enumerate(STATUS_NAMES)}
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,51 @@ class View:
     def players(self) -> int:
         return self.rules.players
 
+    @cached_property
+    def _public(self) -> _Public:
+        """What ``state_from_view`` needs besides the hidden cards, worked out once per view
+        (a searching bot builds hundreds of states from the same view)."""
+        seat = self.seat
+        n = self.players
+        known = tuple(
+            self.hand if s == seat and self.hand is not None else self.laid_down[s]
+            for s in range(n)
+        )
+        hidden = tuple(s for s in range(n) if s != seat and not self.laid_down[s])
+        unseen = counts(self.rules.deck)  # less the shown hands and the discard pile
+        for cards in (*known, self.discard_pile):
+            for card in cards:
+                unseen[card] -= 1
+        history = EMPTY_CHAIN
+        moves = 0
+        reshuffles = 0
+        first_dealer = None
+        for e in self.events:  # every action leaves exactly one of these events
+            action = None
+            if e.kind == "play" and e.card is not None:
+                action = PLAY[e.card]
+            elif e.kind == "discard":
+                action = DISCARD
+            elif e.kind == "draw":
+                action = DRAW
+            elif e.kind == "reshuffle":
+                reshuffles += 1
+            elif e.kind == "deal" and first_dealer is None:
+                first_dealer = e.seat
+            if action is not None:
+                history = chain_append(history, (e.seat, action))
+                moves += 1
+        return _Public(
+            known=known,
+            hidden=hidden,
+            unseen=tuple(unseen),
+            status=tuple(_STATUS_CODES[name] for name in self.status),
+            history=history,
+            moves=moves,
+            reshuffles=reshuffles,
+            first_dealer=self.dealer if first_dealer is None else first_dealer,
+        )
+
     @property
     def second_card(self) -> bool:
         """Whether ``to_play`` has laid the first of two owed cards and owes the second (P1).
@@ -101,6 +157,17 @@ class View:
         if self.rules.four_ono99_discard and self.hand.count(ONO99) >= 4:
             return False
         return not playable_cards(self.rules, self.hand, self.total, self.owed, self.ono99_played)
+
+
+class _Public(NamedTuple):
+    known: tuple[tuple[int, ...], ...]  # per seat: its hand if the view shows it, else ()
+    hidden: tuple[int, ...]  # the seats whose hands the view hides
+    unseen: tuple[int, ...]  # how many of each card kind the view hides
+    status: tuple[int, ...]
+    history: Chain  # the actions, rebuilt from the public events
+    moves: int
+    reshuffles: int
+    first_dealer: int
 
 
 def view(state: State, seat: int | None = None) -> View:
@@ -162,3 +229,79 @@ def cards_drawn(before: View, after: View) -> tuple[int, ...]:
             came[ONO99] += 4
     came.subtract(before.hand)
     return tuple(sorted((+came).elements()))
+
+
+def state_from_view(
+    v: View,
+    hands: Mapping[int, Sequence[int | str]],
+    pile: Sequence[int | str],
+    *,
+    seed: int,
+) -> State:
+    """A full state the seat of ``v`` could be in: everything the view shows, with the cards it
+    hides filled in — ``hands`` maps each seat whose hand is hidden (every other seat but those
+    that laid theirs down; a seat holding no cards may be left out) to its cards, ``pile`` is
+    the draw pile, top first — and ``seed`` for every shuffle to come. Cards are ids or N1
+    names. ``view(state, v.seat) == v``.
+
+    The public past comes along: the event log, the actions (each left an event), who dealt
+    first and how many reshuffles there were. The deck orders already used were never shown,
+    so the state has none, and no record. Cards that do not fit the view (a wrong count, a
+    card the view accounts for elsewhere) raise a one-line ``PositionError``."""
+    seat = v.seat
+    if seat is None:
+        raise PositionError("view", "a spectator's view has no seat to build a state around")
+    public = v._public
+    full = list(public.known)
+    for s, cards in hands.items():
+        if s not in public.hidden:
+            raise PositionError("hands", f"seat {s!r}'s hand is not hidden from seat {seat}")
+        full[s] = tuple(sorted(card_ids(cards, f"hands[{s}]")))
+    for s in public.hidden:
+        if len(full[s]) != v.hand_sizes[s]:
+            raise PositionError(
+                "hands", f"seat {s} holds {v.hand_sizes[s]} cards, not {len(full[s])}"
+            )
+    pile_ids = card_ids(pile, "pile")
+    if len(pile_ids) != v.draw_pile:
+        raise PositionError("pile", f"the draw pile holds {v.draw_pile} cards, not {len(pile_ids)}")
+    given = counts(pile_ids)
+    for s in public.hidden:
+        for card in full[s]:
+            given[card] += 1
+    for card, (have, want) in enumerate(zip(given, public.unseen, strict=True)):
+        if have != want:
+            raise PositionError(
+                "cards",
+                f"seat {seat} cannot see {want} × {CARD_NAMES[card]!r}, but the hidden hands "
+                f"and the draw pile hold {have}",
+            )
+    return State(
+        rules=v.rules,
+        setup=Setup(seed, public.first_dealer),
+        round=v.round,
+        dealer=v.dealer,
+        total=v.total,
+        direction=v.direction,
+        to_play=v.to_play,
+        owed=v.owed,
+        ono99_played=v.ono99_played,
+        hands=tuple(full),
+        pile=pile_ids,
+        pile_pos=0,
+        discard=v.discard_pile,
+        status=public.status,
+        out=v.out,
+        out_of_round=v.out_of_round,
+        tokens=v.tokens,
+        scores=v.scores,
+        owes_draw=v.owes_draw,
+        over=v.over,
+        winners=v.winners,
+        reshuffle_count=public.reshuffles,
+        decks_used=(),  # never shown
+        reshuffles_used=(),
+        log=v.log,  # shared as it is: it holds no hidden card
+        history=public.history,
+        moves=public.moves,
+    )

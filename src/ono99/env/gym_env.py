@@ -1,7 +1,7 @@
 """A Gymnasium single-agent environment: one learner's seat, the others played by named bots.
 
 ``Ono99Env(edition, opponents=("greedy",), seat=0, **options)``, registered as
-``ono99/Ono99-v0``. Observations are the learner's view as a float32 vector (``encoding.py``);
+``ono99/Ono99-v0``. Observations are the learner's view as a float32 vector (``ono99.features``);
 actions are the 18 engine action indices. The learner's legal actions are in
 ``info["action_mask"]`` (int8) and ``action_masks()`` (bool, for MaskablePPO).
 
@@ -24,9 +24,9 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..engine import ALL_ACTIONS, OUT, Rules, State, apply, make_rules, new_game, view
+from ..features import encode, observation_bounds
 from .core import ILLEGAL, NUM_ACTIONS, acting_seat, action_index, action_mask, outcome
 from .core import render_text as _render_text
-from .encoding import encode, observation_bounds
 
 Opponent = str | Bot
 MAX_DEALS = 10_000  # re-deals allowed at a reset before giving up (see _deal)

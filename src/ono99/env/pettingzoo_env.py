@@ -7,7 +7,7 @@ under the draw penalty (X2) first, else the seat to play. The episode is the who
 single game, or every round of a tokens or points match.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8[18]}``, built from the
-seat's ``View`` only (``encoding.py``); the mask is all zeros except for the agent asked now.
+seat's ``View`` only (``ono99.features``); the mask is all zeros except for the agent asked now.
 
 Rewards come once per agent, when its episode ends: ``+1 / k`` to each of the ``k`` winners,
 ``−1`` to every other seat — when it leaves the game (eliminated, last token lost, over the
@@ -38,9 +38,9 @@ from ..engine import (
     new_game,
     view,
 )
+from ..features import encode, observation_bounds
 from .core import ILLEGAL, NUM_ACTIONS, acting_seat, action_index, action_mask, outcome
 from .core import render_text as _render_text
-from .encoding import encode, observation_bounds
 
 Obs = dict[str, np.ndarray]
 

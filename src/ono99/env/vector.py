@@ -34,8 +34,8 @@ import numpy as np
 from ..engine import Rules, make_rules
 from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
 from ..engine.state import OUT
+from ..features import ABSENT, NUM_ACTIONS, OBS_SIZE, SEATS, Public, encode_public
 from ..sim.fast import Deal, FastBatch
-from .encoding import ABSENT, NUM_ACTIONS, OBS_SIZE, SEATS, Public, encode_public
 
 OPPONENTS = ("greedy", "random")
 _DISCARD = 16

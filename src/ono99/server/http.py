@@ -10,15 +10,15 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..engine import EDITIONS, OPTIONS, RecordError, defaults, load_record
 from ..session import (
     MAX_MESSAGE_BYTES,
     TURN_CHOICES,
     RateLimiter,
     SessionError,
+    encode_replay,
     normalize_code,
     parse_table_request,
-    replay_steps,
+    rule_options,
 )
 from ..session.config import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .config import ServerConfig
@@ -93,21 +93,9 @@ def _table_code(request: Request) -> str:
 async def options(request: Request) -> Response:
     hub = _hub(request)
     low, high = _config(request).turn_limits
-    specs = []
-    for spec in OPTIONS:
-        if spec.name == "players":
-            continue  # the number of seats
-        kind = "bool" if spec.type is bool else "int" if spec.type is int else "choice"
-        entry: dict[str, Any] = {"name": spec.name, "type": kind}
-        if spec.choices:
-            entry["choices"] = list(spec.choices)
-        if spec.low is not None:
-            entry["low"], entry["high"] = spec.low, spec.high
-        specs.append(entry)
     return JSONResponse(
         {
-            "editions": {e: defaults(e) for e in EDITIONS},
-            "options": specs,
+            **rule_options(),
             "players": {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "default": 4},
             "bots": list(hub.settings.bots),
             "stand_in": hub.settings.stand_in,
@@ -198,20 +186,7 @@ async def game_record(request: Request) -> Response:
 async def game_replay(request: Request) -> Response:
     try:
         code, game, text = _finished_record(request)
-        record = load_record(text)
+        replay = encode_replay(text)
     except SessionError as exc:
         return error_response(exc)
-    except RecordError:
-        return error_response(SessionError("server_error", "the stored record is damaged"))
-    meta = record.meta
-    return JSONResponse(
-        {
-            "code": code,
-            "game": game,
-            "rules": record.rules.to_dict(minimal=False),
-            "names": meta.get("names"),
-            "players": meta.get("players"),
-            "by": meta.get("by"),
-            "steps": replay_steps(record),
-        }
-    )
+    return JSONResponse({"code": code, "game": game, **replay})

@@ -13,10 +13,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
 from typing import Any
 
-from ..engine import Action
 from ..session import (
     PLAYING,
     ActionTaken,
@@ -276,9 +274,8 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     async def _play_bot(self, table: Table, move: Move) -> None:
-        choose: Callable[[Any], Action] = move.bot.choose
         try:
-            action = await asyncio.to_thread(choose, move.view)
+            action = await asyncio.to_thread(move.choose)
         except Exception:
             log.exception("table %s: the %s bot failed; it will try again", table.code, move.by)
             table.abandon(move, self.now())

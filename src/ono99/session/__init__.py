@@ -1,14 +1,24 @@
 """The multiplayer core without I/O: tables, seats, commands in, events out.
 
 ``Table`` holds one table and its current game; ``parse_message`` checks what a browser
-sends; ``encode_view`` / ``encode_event`` are the only way game facts become JSON for a
-connection. The server (``ono99.server``) decodes, calls this core, stores the changes it
-returns, and only then fans the announcements out.
+sends; ``encode_view`` / ``encode_event`` (and ``encode_replay`` for a finished game) are the
+only way game facts become JSON for a connection; ``rule_options`` says what a table's rules
+may be. The server (``ono99.server``) decodes, calls this core, stores the changes it returns,
+and only then fans the announcements out — it imports the session and storage, never the
+engine or the bots (docs/architecture.md).
 """
 
-from .config import BOT, HUMAN, TURN_CHOICES, SeatSetup, TableConfig, parse_table_request
+from .config import (
+    BOT,
+    HUMAN,
+    TURN_CHOICES,
+    SeatSetup,
+    TableConfig,
+    parse_table_request,
+    rule_options,
+)
 from .credentials import new_code, normalize_code, token_hash
-from .encode import encode_event, encode_events, encode_view, replay_steps
+from .encode import encode_event, encode_events, encode_replay, encode_view, replay_steps
 from .errors import SessionError
 from .protocol import MAX_MESSAGE_BYTES, Command, RateLimiter, parse_message
 from .table import (
@@ -58,11 +68,13 @@ __all__ = [
     "TableCreated",
     "encode_event",
     "encode_events",
+    "encode_replay",
     "encode_view",
     "new_code",
     "normalize_code",
     "parse_message",
     "parse_table_request",
     "replay_steps",
+    "rule_options",
     "token_hash",
 ]

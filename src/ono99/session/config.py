@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Rules, RulesError, make_rules
+from ..engine import EDITIONS, OPTIONS, Rules, RulesError, defaults, make_rules
 from .errors import SessionError
 
 HUMAN, BOT = "human", "bot"
@@ -95,6 +95,23 @@ def check_turn_seconds(value: Any, limits: tuple[float, float]) -> float:
             high=high,
         )
     return float(value)
+
+
+def rule_options() -> dict[str, Any]:
+    """What a table's rules may be, for the browser's form: each edition's defaults, and every
+    option but the player count (the seats give it) with its type and allowed values."""
+    specs = []
+    for spec in OPTIONS:
+        if spec.name == "players":
+            continue  # the number of seats
+        kind = "bool" if spec.type is bool else "int" if spec.type is int else "choice"
+        entry: dict[str, Any] = {"name": spec.name, "type": kind}
+        if spec.choices:
+            entry["choices"] = list(spec.choices)
+        if spec.low is not None:
+            entry["low"], entry["high"] = spec.low, spec.high
+        specs.append(entry)
+    return {"editions": {e: defaults(e) for e in EDITIONS}, "options": specs}
 
 
 def parse_table_request(

@@ -9,8 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import CARD_NAMES, CW, Event, Record, View, replay_states, view
+from ..engine import (
+    CARD_NAMES,
+    CW,
+    Event,
+    Record,
+    RecordError,
+    View,
+    load_record,
+    replay_states,
+    view,
+)
 from ..engine.state import STATUS_NAMES, State
+from .errors import SessionError
 
 
 def cards(ids: tuple[int, ...] | list[int]) -> list[str]:
@@ -119,3 +130,21 @@ def replay_steps(record: Record) -> list[dict[str, Any]]:
         step["state"] = full_state(state)
         steps.append(step)
     return steps
+
+
+def encode_replay(text: str) -> dict[str, Any]:
+    """A finished game's stored record as the replay the browser shows: the rules in full,
+    who played (the record's ``meta``), and every step (``replay_steps``). A record that does
+    not load is a ``server_error``: it came from our own database."""
+    try:
+        record = load_record(text)
+    except RecordError:
+        raise SessionError("server_error", "the stored record is damaged") from None
+    meta = record.meta
+    return {
+        "rules": record.rules.to_dict(minimal=False),
+        "names": meta.get("names"),
+        "players": meta.get("players"),
+        "by": meta.get("by"),
+        "steps": replay_steps(record),
+    }

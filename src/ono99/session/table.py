@@ -162,7 +162,8 @@ class Outcome:
 
 
 class Move(NamedTuple):
-    """A move the table wants made by a bot: ask ``bot.choose(view)``, then ``complete``."""
+    """A move the table wants made by a bot: ask ``choose()`` (off the event loop: a search
+    may take a while), then ``complete``."""
 
     seat: int
     by: str  # "bot", "timer" or "away"
@@ -170,6 +171,10 @@ class Move(NamedTuple):
     view: View
     game: int
     moves: int
+
+    def choose(self) -> Action:
+        """The bot's choice for this move, from the seat's view."""
+        return self.bot.choose(self.view)
 
 
 # ------------------------------------------------------------------ the table

@@ -1,4 +1,4 @@
-"""The observation encoder (ono99.env.encoding): documented as coded, built from the view only
+"""The observation encoder (ono99.features): documented as coded, built from the view only
 (RULES.md V1, STYLE.md principle 7), inside its declared bounds, and meaning what it says."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from invariants import config_id, random_states, sweep_configs
 from ono99.engine import DRAW, PLAY, State, apply, make_rules, view
 from ono99.engine.cards import DECK_COUNTS, MINUS_TEN, ONO99, PLAY2, REVERSE
 from ono99.env.core import action_table_markdown
-from ono99.env.encoding import (
+from ono99.features import (
     FEATURES,
     OBS_SIZE,
     SEATS,
@@ -26,7 +26,7 @@ from ono99.env.encoding import (
     observation_bounds,
     public_of,
 )
-from stacking import stacked_game
+from positions import position
 from test_views_leak import differs, hide
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,11 +149,11 @@ def test_extreme_totals_are_clipped_into_bounds() -> None:
 
 
 def test_features_of_a_known_position() -> None:
-    """A stacked 3-player 2022 game at total 57, seen by seat 2 and by seat 0."""
+    """A 3-player 2022 position at total 57, seen by seat 2 and by seat 0."""
     rules = make_rules("2022", players=3)
     hands = {0: ["3", "10", "ono99", "ono99"], 1: ["0", "7", "reverse", "play2"],
              2: ["-10", "9", "9", "1"]}  # fmt: skip
-    state = stacked_game(rules, hands, total=57, first=1)
+    state = position(rules, hands, total=57, to_play=1)
     assert state.to_play == 1 and state.total == 57
     n = rules.players
     me = decode(encode(view(state, 2)))

@@ -1,5 +1,9 @@
 """The observation encoder: one seat's ``View`` as a flat float32 vector (RULES.md V1).
 
+It sits below both its users — the ``learned`` bot and the RL environments (``ono99.env``) —
+and imports only the engine and NumPy, so a bot can encode a view without loading the
+environments (docs/architecture.md).
+
 The layout is defined once, as data: ``FEATURES`` lists every block of the vector — its name,
 size, meaning, scaling and bounds — with the function that computes it. The same table builds
 the vector (``encode``), the observation space's bounds (``observation_bounds``) and the table
@@ -23,9 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import ALL_ACTIONS, Rules, View
-from ..engine.cards import CARD_NAMES, DECK_COUNTS, NUM_CARD_KINDS
-from ..engine.state import IN, OUT, OUT_OF_ROUND, STATUS_NAMES
+from .engine import ALL_ACTIONS, Rules, View
+from .engine.cards import CARD_NAMES, DECK_COUNTS, NUM_CARD_KINDS
+from .engine.state import IN, OUT, OUT_OF_ROUND, STATUS_NAMES
 
 SEATS = 6  # the most players (C3): every per-seat block is padded to this
 HAND_SIZE = 4  # T2

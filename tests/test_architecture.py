@@ -1,0 +1,223 @@
+"""Imports flow one way (docs/architecture.md): every module under src/ono99 is parsed — not
+imported — and each of its imports, relative ones resolved, must go to its own layer or to a
+layer it may use. The lowest layers are also held to what they may take from outside the
+package: the engine and ``invocation`` the standard library only, ``features`` NumPy too.
+
+A known violation that someone is fixing goes into ``ALLOWED`` with its reason; an entry whose
+import is gone fails the test, so the list can only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+PACKAGE = SRC / "ono99"
+DOC = ROOT / "docs" / "architecture.md"
+STDLIB = set(sys.stdlib_module_names) | {"__future__"}
+
+# The layer of each top-level package or module of ono99. The package itself (``ono99``,
+# which re-exports the engine and holds ``__version__``) counts as the engine.
+LAYERS = {
+    "ono99": "engine",
+    "ono99.__main__": "cli",
+    "ono99.invocation": "invocation",
+    "ono99.engine": "engine",
+    "ono99.features": "features",
+    "ono99.bots": "bots",
+    "ono99.sim": "sim",
+    "ono99.session": "session",
+    "ono99.env": "env",
+    "ono99.storage": "storage",
+    "ono99.i18n": "i18n",
+    "ono99.server": "server",
+    "ono99.cli": "cli",
+}
+
+# What each layer may import besides itself. engine <- features <- bots <- sim <- {session,
+# env}; session and storage <- server; i18n uses the engine only and serves the interfaces;
+# invocation (how ono99 was started: stdlib only) serves everyone above the pure engine; cli
+# may import anything, and nothing imports cli or server.
+MAY_IMPORT: dict[str, set[str]] = {
+    "invocation": set(),
+    "engine": set(),
+    "features": {"engine"},
+    "i18n": {"engine"},
+    "bots": {"engine", "features", "invocation"},
+    "sim": {"engine", "features", "bots", "invocation"},
+    "session": {"engine", "features", "bots", "sim", "invocation"},
+    # env sits on the bots (its opponents) and the batch simulator (sim.fast). env/core.py also
+    # asks sim.next_actor who acts next: the flow allows it, but that fact belongs to the engine
+    # (to_act, being moved there), so it will go for the one-home rule, not for this test.
+    "env": {"engine", "features", "bots", "sim", "invocation"},
+    "storage": {"engine", "invocation"},
+    "server": {"session", "storage", "i18n", "invocation"},
+    "cli": set(LAYERS.values()) - {"cli"},
+}
+
+# What the lowest layers may import from outside ono99 (None: not checked).
+OUTSIDE = {
+    "engine": set(),
+    "invocation": set(),
+    "features": {"numpy"},
+}
+
+# Known violations, each (importing module, imported module): why it is still here and who is
+# removing it. Empty: every import follows the flow.
+ALLOWED: dict[tuple[str, str], str] = {}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_module(name: str) -> bool:
+    path = SRC.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def imports(source: str, module: str, is_package: bool) -> list[tuple[str, int]]:
+    """Every module ``source`` imports, anywhere in it (functions included), with its line;
+    relative imports resolved against ``module``. ``from X import name`` counts as X.name when
+    that is a module of ono99, else as X."""
+    found = []
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                if node.level - 1 >= len(base):
+                    raise ValueError(f"{module}:{node.lineno}: relative import beyond ono99")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                found.append((sub if is_module(sub) else target, node.lineno))
+    return found
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of an ono99 module (None for a module outside ono99)."""
+    if module != "ono99" and not module.startswith("ono99."):
+        return None
+    top = ".".join(module.split(".")[:2])
+    if top not in LAYERS:
+        raise AssertionError(
+            f"{top} has no layer: add it to LAYERS here and to docs/architecture.md"
+        )
+    return LAYERS[top]
+
+
+def sources() -> list[tuple[str, Path]]:
+    return sorted((module_name(p), p) for p in PACKAGE.rglob("*.py"))
+
+
+def edges() -> list[tuple[str, str, int]]:
+    """(importing module, imported module, line) for every import under src/ono99."""
+    out: dict[tuple[str, str, int], None] = {}  # one entry per import, however many names
+    for module, path in sources():
+        text = path.read_text(encoding="utf-8")
+        for target, line in imports(text, module, path.name == "__init__.py"):
+            out[module, target, line] = None
+    return list(out)
+
+
+def problem(module: str, target: str) -> str | None:
+    """What is wrong with ``module`` importing ``target``, or None."""
+    here = layer_of(module)
+    assert here is not None
+    there = layer_of(target)
+    if there is None:
+        allowed = OUTSIDE.get(here)
+        top = target.split(".")[0]
+        if allowed is None or top in STDLIB or top in allowed:
+            return None
+        return f"the {here} layer may use only {sorted(allowed) or 'the standard library'} outside"
+    if there == here or there in MAY_IMPORT[here]:
+        return None
+    return f"{here} may import {', '.join(sorted(MAY_IMPORT[here])) or 'nothing else'}, not {there}"
+
+
+def violations() -> list[tuple[str, str, str]]:
+    """(importing module, imported module, what is wrong), the allow-list not applied."""
+    out = []
+    for module, target, line in edges():
+        why = problem(module, target)
+        if why is not None:
+            out.append((module, target, f"{module}:{line} imports {target}: {why}"))
+    return out
+
+
+def test_every_import_follows_the_flow() -> None:
+    wrong = [why for module, target, why in violations() if (module, target) not in ALLOWED]
+    assert not wrong, "imports against docs/architecture.md:\n" + "\n".join(wrong)
+
+
+def test_the_allow_list_only_holds_violations_that_still_exist() -> None:
+    present = {(module, target) for module, target, _ in violations()}
+    stale = [f"{m} -> {t}" for (m, t) in ALLOWED if (m, t) not in present]
+    assert not stale, f"fixed, so remove from ALLOWED: {stale}"
+
+
+def test_every_package_has_a_layer_and_the_doc_names_it() -> None:
+    doc = DOC.read_text(encoding="utf-8")
+    for module, _ in sources():
+        layer_of(module)  # raises for a package without a layer
+    for layer in MAY_IMPORT:
+        assert f"`{layer}`" in doc, f"docs/architecture.md does not describe the {layer} layer"
+
+
+def test_nothing_imports_cli_or_server() -> None:
+    for module, target, line in edges():
+        if layer_of(target) in ("cli", "server") and layer_of(module) != layer_of(target):
+            assert layer_of(module) == "cli", f"{module}:{line} imports {target}"
+
+
+@pytest.mark.parametrize(
+    ("module", "package", "source", "target"),
+    [
+        ("ono99.bots.learned", False, "from ..env.encoding import encode", "ono99.env.encoding"),
+        ("ono99.bots.learned", False, "from ..features import encode", "ono99.features"),
+        ("ono99.env", True, "from . import pettingzoo_env", "ono99.env.pettingzoo_env"),
+        ("ono99.sim.fast.batch", False, "from ...engine import Rules", "ono99.engine"),
+        ("ono99.sim.report", False, "from .. import __version__", "ono99"),
+        ("ono99.cli.serve", False, "def f():\n    from ..server import run", "ono99.server"),
+        ("ono99.bots.learned", False, "def f():\n    import numpy as np", "numpy"),
+    ],
+)
+def test_imports_are_resolved(module: str, package: bool, source: str, target: str) -> None:
+    """The resolver sees relative imports at any depth, imports inside functions, and a
+    submodule named in ``from X import name``."""
+    assert [t for t, _ in imports(source, module, package)] == [target]
+
+
+@pytest.mark.parametrize(
+    ("module", "target", "wrong"),
+    [
+        ("ono99.bots.learned", "ono99.env.encoding", True),  # the knot this test was made for
+        ("ono99.server.hub", "ono99.engine", True),
+        ("ono99.server.hub", "ono99.session.table", False),
+        ("ono99.engine.game", "numpy", True),
+        ("ono99.engine.game", "random", False),
+        ("ono99.features", "numpy", False),
+        ("ono99.features", "gymnasium", True),
+        ("ono99.i18n.catalog", "ono99.bots", True),
+        ("ono99.sim.tournament", "ono99.cli.main", True),
+        ("ono99.env.core", "ono99.sim", False),
+        ("ono99.cli.play", "ono99.server", False),
+    ],
+)
+def test_the_flow_is_what_the_doc_says(module: str, target: str, wrong: bool) -> None:
+    assert (problem(module, target) is not None) == wrong, problem(module, target)
