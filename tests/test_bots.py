@@ -44,10 +44,11 @@ from ono99.engine import (
     legal_actions,
     make_rules,
     new_game,
+    to_act,
     view,
 )
 from ono99.engine.cards import counts
-from ono99.sim import next_actor, play_game
+from ono99.sim import play_game
 from test_views_leak import hide
 
 CONFIGS = sweep_configs()
@@ -64,7 +65,7 @@ def decision_states(rules: Rules, seed: int, every: int = 5) -> Iterator[tuple[S
     for i, state in enumerate(random_states(rules, seed)):
         if state.over or i % every:
             continue
-        seat = next_actor(state)
+        seat = to_act(state)
         if len(legal_actions(state, seat)) > 1:
             yield state, seat
 
@@ -261,14 +262,14 @@ def _after_a_reshuffle() -> Iterator[State]:
     start = state.round
     while not state.over and state.round == start:
         yield state
-        seat = next_actor(state)
+        seat = to_act(state)
         state = apply_unchecked(state, seat, greedy_policy(state, seat, legal_actions(state, seat)))
 
 
 def play_until(rules: Rules, seed: int, stop: Callable[[State], bool]) -> State:
     state = new_game(rules, seed=seed)
     while not stop(state):
-        seat = next_actor(state)
+        seat = to_act(state)
         state = apply_unchecked(state, seat, greedy_policy(state, seat, legal_actions(state, seat)))
     return state
 

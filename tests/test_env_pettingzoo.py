@@ -14,11 +14,10 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from invariants import config_id, sweep_configs
-from ono99.engine import DRAW, OUT, RulesError, make_rules, view
+from ono99.engine import DRAW, OUT, RulesError, make_rules, to_act, view
 from ono99.env import pettingzoo_env
 from ono99.env.core import outcome
 from ono99.env.encoding import encode
-from ono99.sim import next_actor
 
 # PettingZoo's checker recommends a bare array observation; an observation that carries its
 # action mask is a dict, as in PettingZoo's own classic card games, which its checker exempts by
@@ -96,7 +95,7 @@ def play(env: Any, seed: int, rng: random.Random) -> dict[str, Any]:
             continue
         # Dead agents step first: nobody alive is asked while a seat out of the game is pending.
         assert all(game.status[raw.agent_name_mapping[a]] != OUT for a in env.agents)
-        assert seat == next_actor(game)
+        assert seat == to_act(game)
         mask = obs["action_mask"]
         legal = sorted(a.index for a in view(game, seat).legal)
         assert np.nonzero(mask)[0].tolist() == legal and legal

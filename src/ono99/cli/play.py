@@ -49,6 +49,7 @@ from ..engine import (
     new_game,
     parse_card,
     record_of,
+    to_act,
     view,
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
@@ -309,7 +310,12 @@ class TerminalGame:
         self.narrate()
         watching = False
         while not self.state.over:
-            seat = self.actor()
+            seat = to_act(self.state)
+            if seat == self.human and self.human != self.state.to_play:
+                # X2: the person owes a draw but not the next card. They were offered it right
+                # after their card (offer_draw) and let it go: the table does not wait for it.
+                seat = self.state.to_play
+            assert seat is not None
             if seat == self.human:
                 self.human_turn()
                 continue
@@ -320,15 +326,6 @@ class TerminalGame:
             self.bot_turn(seat)
         self.outro()
         return self.state
-
-    def actor(self) -> int:
-        """Who acts next: a bot that owes a draw takes it at once; the person's own owed draw
-        is offered right after their card, and again at their next turn (X2)."""
-        owes = self.state.owes_draw
-        if owes and owes[0] != self.human:
-            return owes[0]
-        assert self.state.to_play is not None
-        return self.state.to_play
 
     def bot_turn(self, seat: int) -> None:
         bot = self.bots[seat]

@@ -1,7 +1,7 @@
 """The ONO 99 rules engine: pure, standard-library only, no I/O.
 
-The vocabulary: ``make_rules`` → ``new_game`` → ``legal_actions`` / ``apply`` → ``view``,
-``summarize``, ``record_of`` / ``load_record`` / ``replay``.
+The vocabulary: ``make_rules`` → ``new_game`` → ``to_act`` / ``legal_actions`` / ``apply`` →
+``view``, ``summarize``, ``record_of`` / ``load_record`` / ``replay``.
 """
 
 from .actions import ALL_ACTIONS, DISCARD, DRAW, PLAY, Action, parse_action
@@ -14,7 +14,7 @@ from .errors import (
     RulesError,
     SetupError,
 )
-from .game import apply, apply_unchecked, is_bust, legal_actions, new_game
+from .game import apply, apply_unchecked, is_bust, legal_actions, new_game, to_act
 from .record import FORMAT, Record, load_record, record_of, replay, replay_states
 from .rules import EDITIONS, OPTIONS, OptionSpec, Rules, defaults, make_rules
 from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
@@ -66,5 +66,6 @@ __all__ = [
     "replay",
     "replay_states",
     "summarize",
+    "to_act",
     "view",
 ]  # fmt: skip

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .actions import DISCARD, DRAW, PLAY, Action, parse_action
 from .cards import CARD_NAMES, CARD_POINTS, MINUS_TEN, ONO99, PLAY2, REVERSE, counts, parse_card
@@ -33,6 +34,9 @@ from .state import (
     State,
     chain_append,
 )
+
+if TYPE_CHECKING:
+    from .view import View
 
 HAND_SIZE = 4
 
@@ -138,6 +142,18 @@ def _check_permutation(
 
 
 # --------------------------------------------------------------------------- legality
+
+
+def to_act(game: State | View) -> int | None:
+    """Who acts next: the seat that owes a draw (X2), which takes it before any card is
+    played, else the seat to play (T4); None once the game is over. A seat that owes a draw
+    and is also the seat to play (its second owed card, P1) may play instead and lose the
+    draw. The same answer from the full state and from any seat's view: it is public."""
+    if game.over:
+        return None
+    if game.owes_draw:
+        return game.owes_draw[0]
+    return game.to_play
 
 
 def legal_actions(state: State, seat: int | None = None) -> list[Action]:
@@ -672,4 +688,5 @@ __all__ = [
     "is_bust",
     "legal_actions",
     "new_game",
+    "to_act",
 ]

@@ -11,7 +11,6 @@ import numpy as np
 
 from ..engine import ALL_ACTIONS, DISCARD, DRAW, OUT, State, View
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE, display_name
-from ..sim import next_actor
 
 NUM_ACTIONS = len(ALL_ACTIONS)
 WIN = 1.0  # shared among tied winners: each of k winners gets WIN / k
@@ -27,11 +26,6 @@ def action_index(action: object) -> int | None:
         return None
     index = int(action)
     return index if 0 <= index < NUM_ACTIONS else None
-
-
-def acting_seat(state: State) -> int | None:
-    """The seat asked for the next action (a seat owing a draw first), None once over."""
-    return None if state.over else next_actor(state)
 
 
 def action_mask(v: View, acting: bool) -> np.ndarray:
