@@ -33,9 +33,7 @@ from collections.abc import Sequence
 
 from ..engine import DISCARD, DRAW, PLAY, Action, Event, Setup, State, View
 from ..engine.cards import NUM_CARD_KINDS, counts
-from ..engine.state import EMPTY_CHAIN, STATUS_NAMES, Chain, chain_append
-
-_STATUS_CODE = {name: code for code, name in enumerate(STATUS_NAMES)}
+from ..engine.state import EMPTY_CHAIN, OUT, Chain, chain_append
 
 
 def unseen_counts(v: View) -> list[int]:
@@ -75,7 +73,7 @@ def hidden_seats(v: View) -> list[int]:
     return [
         s
         for s in range(v.players)
-        if s != v.seat and v.hand_sizes[s] > 0 and not (v.status[s] == "out" and v.laid_down[s])
+        if s != v.seat and v.hand_sizes[s] > 0 and not (v.status[s] == OUT and v.laid_down[s])
     ]
 
 
@@ -126,7 +124,7 @@ class Determinizer:
             v.hand if s == v.seat and v.hand is not None else v.laid_down[s]
             for s in range(v.players)
         ]
-        self.status = tuple(_STATUS_CODE[name] for name in v.status)
+        self.status = v.status
 
     def deal(self, rng: random.Random) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """A random deal of the unseen cards: every seat's hand, and the draw pile (top

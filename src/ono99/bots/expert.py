@@ -56,6 +56,7 @@ from ..engine import (
     Action,
     Rules,
     State,
+    Status,
     View,
     apply_unchecked,
     is_bust,
@@ -136,7 +137,7 @@ def planned_policy(planner: Planner, me: int) -> Policy:
 
 
 def neighbours(
-    status: Sequence[int], direction: int, hands: Sequence[Sequence[int]], seat: int
+    status: Sequence[Status], direction: int, hands: Sequence[Sequence[int]], seat: int
 ) -> tuple[tuple[int, int], int]:
     """Hand sizes of the next seat still in and of the previous one; and how many seats are
     in (``heuristic.neighbour_sizes`` on a state)."""
@@ -230,7 +231,7 @@ class Playout:
     to_play: int
     owed: int
     ono_played: bool
-    status: list[int]
+    status: list[Status]
     tokens: list[int] | None
     scores: list[int] | None
     pending: list[int]  # seats owing a draw (X2), taken before anything else
@@ -553,7 +554,7 @@ class Playout:
         return 1.0 / sum(1 for st in status if st != OUT)
 
 
-def _points_outcome(rules: Rules, scores: list[int], status: list[int], seat: int) -> float:
+def _points_outcome(rules: Rules, scores: list[int], status: list[Status], seat: int) -> float:
     """After a points round: who leaves or wins (M3), then ``points_value``."""
     in_game = [s for s, st in enumerate(status) if st != OUT]
     target = rules.target
@@ -601,7 +602,7 @@ def outcome_value(state: State, seat: int) -> float:
     return 1.0 / sum(1 for st in state.status if st != OUT)
 
 
-def tokens_value(tokens: tuple[int, ...], status: tuple[int, ...], seat: int) -> float:
+def tokens_value(tokens: tuple[int, ...], status: tuple[Status, ...], seat: int) -> float:
     """The chance ``seat`` wins a tokens match from these tokens, if every round is lost by
     a player chosen uniformly among those still in (M2)."""
     others = tuple(sorted(t for s, t in enumerate(tokens) if s != seat and status[s] != OUT))
@@ -625,7 +626,9 @@ def _tokens_win(mine: int, others: tuple[int, ...]) -> float:
     return value / n
 
 
-def points_value(scores: tuple[int, ...], status: tuple[int, ...], seat: int, target: int) -> float:
+def points_value(
+    scores: tuple[int, ...], status: tuple[Status, ...], seat: int, target: int
+) -> float:
     """A chance of winning a points match from the scores: shares by the square of the room
     left below the target."""
     weights = {

@@ -37,6 +37,9 @@ from ..engine import (
     CW,
     DISCARD,
     DRAW,
+    IN,
+    OUT,
+    OUT_OF_ROUND,
     PLAY,
     Action,
     NotationError,
@@ -597,13 +600,13 @@ class TerminalGame:
                 who = Text(tr("term.player_bot", name=name, bot=bot_label(bot.name, tr)))
             status = v.status[seat]
             note: list[str] = []
-            if status == "out":
+            if status == OUT:
                 note.append(tr("term.status.out"))
                 if v.laid_down[seat]:
                     note.append(
                         tr("seat.laid_down") + " " + cards_text(v.laid_down[seat], r.edition, tr)
                     )
-            elif status == "out_of_round":
+            elif status == OUT_OF_ROUND:
                 note.append(tr("status.out_of_round"))
             if seat in v.owes_draw:
                 note.append(tr("seat.owes_draw"))
@@ -612,14 +615,14 @@ class TerminalGame:
             row: list[Text | str] = [
                 Text("▶", "bold") if v.to_play == seat else "",
                 who,
-                "–" if status == "out" else str(v.hand_sizes[seat]),
+                "–" if status == OUT else str(v.hand_sizes[seat]),
             ]
             if v.tokens is not None:
                 tokens = v.tokens[seat]
-                row.append("–" if status == "out" else "●" * tokens if tokens else tr("term.none"))
+                row.append("–" if status == OUT else "●" * tokens if tokens else tr("term.none"))
             if v.scores is not None:
                 row.append(str(v.scores[seat]))
-            row.append(Text(" · ".join(note), "red" if status != "in" else "yellow"))
+            row.append(Text(" · ".join(note), "red" if status != IN else "yellow"))
             table.add_row(*row)
         return table
 
@@ -698,7 +701,7 @@ def _next_seat(v: View, seat: int) -> int | None:
     n = v.players
     for step in range(1, n):
         s = (seat + step * v.direction) % n
-        if v.status[s] == "in":
+        if v.status[s] == IN:
             return s
     return None
 

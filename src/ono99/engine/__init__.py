@@ -17,7 +17,7 @@ from .errors import (
 from .game import apply, apply_unchecked, is_bust, legal_actions, new_game, to_act
 from .record import FORMAT, Record, load_record, record_of, replay, replay_states
 from .rules import EDITIONS, OPTIONS, OptionSpec, Rules, defaults, make_rules
-from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
+from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State, Status
 from .summary import summarize
 from .view import View, cards_drawn, view
 
@@ -48,6 +48,7 @@ __all__ = [
     "Setup",
     "SetupError",
     "State",
+    "Status",
     "View",
     "apply",
     "apply_unchecked",

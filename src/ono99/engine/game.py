@@ -32,6 +32,7 @@ from .state import (
     Event,
     Setup,
     State,
+    Status,
     chain_append,
 )
 
@@ -334,7 +335,7 @@ class _Work:
     pile: tuple[int, ...]
     pile_pos: int
     discard: tuple[int, ...]
-    status: list[int]
+    status: list[Status]
     out: tuple[int, ...]
     out_of_round: tuple[int, ...]
     tokens: list[int] | None

@@ -16,7 +16,7 @@ from .cards import ONO99
 from .errors import SetupError
 from .game import legal_actions, playable_cards
 from .rules import Rules
-from .state import EMPTY_CHAIN, OUT, STATUS_NAMES, Chain, Event, State, chain_items
+from .state import EMPTY_CHAIN, OUT, Chain, Event, State, Status, chain_items
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class View:
     ono99_played: bool
     hand: tuple[int, ...] | None  # the seat's own hand; None for a spectator
     hand_sizes: tuple[int, ...]
-    status: tuple[str, ...]  # "in", "out" or "out_of_round" per seat
+    status: tuple[Status, ...]  # per seat, as in the state
     laid_down: tuple[tuple[int, ...], ...]  # hands laid face up by eliminated players (E1)
     tokens: tuple[int, ...] | None
     scores: tuple[int, ...] | None
@@ -95,7 +95,7 @@ def view(state: State, seat: int | None = None) -> View:
         ono99_played=state.ono99_played,
         hand=None if seat is None else state.hands[seat],
         hand_sizes=tuple(len(h) for h in state.hands),
-        status=tuple(STATUS_NAMES[st] for st in state.status),
+        status=state.status,
         laid_down=tuple(
             h if laid and st == OUT else () for h, st in zip(state.hands, state.status, strict=True)
         ),

@@ -37,6 +37,8 @@ from ..engine.state import OUT
 from ..sim.fast import Deal, FastBatch
 from .encoding import ABSENT, NUM_ACTIONS, OBS_SIZE, SEATS, Public, encode_public
 
+_OUT = OUT.code  # the batch simulator's status arrays hold the codes
+
 OPPONENTS = ("greedy", "random")
 _DISCARD = 16
 _DRAW = 17
@@ -68,7 +70,7 @@ def public_of_batch(
     sizes_abs = (hands[:, :n, :] >= 0).sum(axis=2)
     laid = np.zeros((b, NUM_CARD_KINDS), dtype=np.int64)
     if rules.match == "single":
-        others_out = (status_abs == OUT) & (np.arange(n)[None, :] != obs[:, None])
+        others_out = (status_abs == _OUT) & (np.arange(n)[None, :] != obs[:, None])
         laid = (counts * others_out[:, :, None]).sum(axis=1)
     zeros = np.zeros((b, SEATS), dtype=np.int64)
     return Public(
@@ -240,7 +242,7 @@ class VectorEnv:
             self.seats[ended] = self._rng.integers(0, self.rules.players, k)
             self._ghost[ended] = False
             self._acted[ended] = False
-        left = ~ended & ~self._ghost & (g["status"][rows, self.seats] == OUT)
+        left = ~ended & ~self._ghost & (g["status"][rows, self.seats] == _OUT)
         if left.any():
             pay = left & self._acted
             reward[pay] = -1.0

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import CARD_NAMES, CW, Event, Record, View, replay_states
-from ..engine.state import STATUS_NAMES, State
+from ..engine.state import State
 
 
 def cards(ids: tuple[int, ...] | list[int]) -> list[str]:
@@ -89,7 +89,7 @@ def full_state(state: State) -> dict[str, Any]:
         "to_play": state.to_play,
         "owed": state.owed,
         "hands": [cards(h) for h in state.hands],
-        "status": [STATUS_NAMES[s] for s in state.status],
+        "status": list(state.status),
         "tokens": None if state.tokens is None else list(state.tokens),
         "scores": None if state.scores is None else list(state.scores),
         "owes_draw": list(state.owes_draw),
