@@ -229,7 +229,14 @@ def test_an_illegal_card_names_the_rule_and_a_card_not_in_hand_is_refused() -> N
     with pytest.raises(SessionError) as err:
         table.act(who[seat], f"play {missing}", None, 0.0)
     assert err.value.code == "illegal" and "in hand" in err.value.message
+    reason = {"reason": "not_in_hand", "rule": "T1", "card": missing}  # docs/protocol.md
+    assert err.value.params == {"action": f"play {missing}", **reason}
     assert table.state is state
+    other = 1 - seat
+    with pytest.raises(SessionError) as err:
+        table.act(who[other], f"play {missing}", None, 0.0)
+    assert err.value.code == "not_your_turn"
+    assert err.value.params["to_play"] == seat and err.value.params["reason"] == "not_your_turn"
 
 
 def test_a_whole_game_every_message_is_that_seats_view() -> None:

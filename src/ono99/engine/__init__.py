@@ -1,7 +1,8 @@
 """The ONO 99 rules engine: pure, standard-library only, no I/O.
 
-The vocabulary: ``make_rules`` → ``new_game`` → ``to_act`` / ``legal_actions`` / ``apply`` →
-``view``, ``summarize``, ``record_of`` / ``load_record`` / ``replay``.
+The vocabulary: ``make_rules`` → ``new_game`` → ``to_act`` / ``legal_actions`` /
+``why_illegal`` / ``apply`` → ``view``, ``summarize``, ``record_of`` / ``load_record`` /
+``replay``.
 """
 
 from .actions import ALL_ACTIONS, DISCARD, DRAW, PLAY, Action, parse_action
@@ -14,7 +15,8 @@ from .errors import (
     RulesError,
     SetupError,
 )
-from .game import apply, apply_unchecked, is_bust, legal_actions, new_game, to_act
+from .game import apply, apply_unchecked, is_bust, legal_actions, new_game, to_act, why_illegal
+from .reasons import REASONS, Reason
 from .record import FORMAT, Record, load_record, record_of, replay, replay_states
 from .rules import EDITIONS, OPTIONS, OptionSpec, Rules, defaults, make_rules
 from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State, Status
@@ -35,12 +37,14 @@ __all__ = [
     "OUT",
     "OUT_OF_ROUND",
     "PLAY",
+    "REASONS",
     "Action",
     "Event",
     "IllegalActionError",
     "NotationError",
     "Ono99Error",
     "OptionSpec",
+    "Reason",
     "Record",
     "RecordError",
     "Rules",
@@ -69,4 +73,5 @@ __all__ = [
     "summarize",
     "to_act",
     "view",
+    "why_illegal",
 ]  # fmt: skip

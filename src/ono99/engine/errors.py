@@ -2,6 +2,13 @@
 care about "bad input" can catch ``ValueError``; each message is one line saying what was
 wrong."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .actions import Action
+
 
 class Ono99Error(ValueError):
     """Base class of every error the engine raises on bad input."""
@@ -30,8 +37,30 @@ class SetupError(Ono99Error):
 
 
 class IllegalActionError(Ono99Error):
-    """An action that the seat may not take in this state. The message says who tried
-    what, and why it is not allowed; the state is left as it was."""
+    """An action that the seat may not take in this state; the state is left as it was. The
+    message says who tried what, and why not; the same as data, for each interface to word in
+    its own language: ``seat`` and ``action`` (what was tried), ``code`` (a key of
+    ``engine.REASONS``, e.g. ``"too_high"``), ``rule`` (its RULES.md ID, e.g. ``"T1"``) and
+    ``params`` (public facts, e.g. ``{"card": "10", "total": 95, "after": 105,
+    "max_total": 98}``). The batch simulator, which does not say why, uses its own codes
+    (``sim.fast.batch``)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        seat: object,
+        action: Action | None,
+        code: str,
+        rule: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
+        self.code = code
+        self.rule = rule
+        self.params = params or {}
 
 
 class RecordError(Ono99Error):

@@ -374,21 +374,14 @@ class Table:
             action = parse_action(text)
         except NotationError as exc:
             raise SessionError("bad_action", str(exc)) from None
-        if (
-            who.seat != state.to_play
-            and action is not DRAW
-            and action not in legal_actions(state, who.seat)
-        ):
-            raise SessionError(
-                "not_your_turn",
-                f"seat {who.seat} tried {str(action)!r}, but it is seat {state.to_play}'s turn",
-                action=str(action),
-                to_play=state.to_play,
-            )
         try:
             return self._apply(who.seat, action, "seat", now)
         except IllegalActionError as exc:
-            raise SessionError("illegal", str(exc), action=str(action)) from None
+            # The engine's reason, as data for the client to word (illegal.<reason>).
+            why = {"action": str(action), "reason": exc.code, "rule": exc.rule, **exc.params}
+            if exc.code == "not_your_turn":
+                raise SessionError("not_your_turn", str(exc), **why) from None
+            raise SessionError("illegal", str(exc), **why) from None
 
     def pending_move(self, now: float) -> Move | None:
         """The bot move that is due now, if any; the seat counts as thinking until
