@@ -27,7 +27,6 @@ from rich.console import Console
 from ono99.bots import make_bot
 from ono99.cli.main import main
 from ono99.cli.play import MoveError, TerminalGame, parse_move, why_not
-from ono99.cli.render import card_label, cards_text
 from ono99.engine import (
     DISCARD,
     DRAW,
@@ -42,7 +41,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
-from ono99.i18n import LANGUAGES, Translator, translator
+from ono99.i18n import LANGUAGES, Translator, card_label, cards_text, translator
 
 GARBAGE = ["banana", "9", "play 99", "?", "help"]
 MOVES = ["1", "#1", "#2", "#3", "#4", "d"]

@@ -56,7 +56,7 @@ from ..engine import (
     view,
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ..i18n import Translator, translator
+from ..i18n import Translator, card_label, cards_text, translator
 from ..invocation import program
 from .command import Command
 from .options import (
@@ -73,7 +73,7 @@ from .options import (
     rule_options,
     rule_values,
 )
-from .render import Line, Narrator, card_label, cards_text, print_block
+from .render import Line, Narrator, print_block
 
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 DEFAULT_DELAY = 0.8

@@ -6,7 +6,7 @@ The vocabulary: ``make_rules`` → ``new_game`` → ``to_act`` / ``legal_actions
 """
 
 from .actions import ALL_ACTIONS, DISCARD, DRAW, PLAY, Action, parse_action
-from .cards import CARD_NAMES, card_name, display_name, parse_card
+from .cards import CARD_NAMES, card_name, parse_card
 from .errors import (
     IllegalActionError,
     NotationError,
@@ -59,7 +59,6 @@ __all__ = [
     "card_name",
     "cards_drawn",
     "defaults",
-    "display_name",
     "is_bust",
     "legal_actions",
     "load_record",
