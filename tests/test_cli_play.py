@@ -375,9 +375,12 @@ def test_why_a_move_is_refused_is_worked_out_from_the_view() -> None:
     )
     penalty = _view("1980", rules=make_rules("1980", draw_penalty=True))
     assert why_not(penalty, DRAW, tr) == "You can't draw: you owe no draw"
-    assert why_not(first, PLAY[ONO99], tr) == (
+    ono99 = _view("1980", hand=(3, ONO99), legal=(PLAY[3],))
+    assert why_not(ono99, PLAY[ONO99], tr) == (
         "You can't play ONO 99: an ONO 99 can never be played"
     )
+    # The engine's reasons, asked of the view (why_illegal), so every one has its words:
+    assert why_not(first, PLAY[ONO99], tr) == "You can't play ONO 99: you have no ONO 99"
 
 
 def test_reasons_speak_the_players_language() -> None:

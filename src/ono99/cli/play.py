@@ -54,9 +54,10 @@ from ..engine import (
     record_of,
     to_act,
     view,
+    why_illegal,
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ..i18n import Translator, card_label, cards_text, translator
+from ..i18n import Translator, card_label, cards_text, refusal_text, translator
 from ..invocation import program
 from .command import Command
 from .options import (
@@ -235,34 +236,12 @@ def _card_action(
 
 
 def why_not(v: View, action: Action, tr: Translator) -> str:
-    """Why the seat of view ``v`` may not take ``action`` now, in its words. Worked out
-    from the view, so it says nothing the person could not see (the engine's own message,
-    for developers, is English)."""
-    r = v.rules
-    if action is DRAW:
-        why = "term.why.no_draw" if r.draw_penalty else "term.why.draw_auto"
-        return tr("term.cant.draw", reason=tr(why))
-    if action is DISCARD:
-        return tr("term.cant.discard", reason=tr("term.why.discard"))
-    card = action.card
-    assert card is not None
-    name = card_label(card, r.edition, tr)
-    if v.seat in v.owes_draw and DRAW in v.legal:
-        reason = tr("term.why.draw_first")
-    elif card == ONO99:
-        reason = tr("term.why.ono99_tens" if r.ono99_on_tens else "term.why.ono99")
-    elif card == PLAY2 and v.owed == 2 and not r.play2_deflects_play2:
-        reason = tr("term.why.play2_first", card=name)
-    elif card <= 10 or card == MINUS_TEN:
-        after = v.total + (card if card <= 10 else -10)
-        if after < 0 and not r.negative_totals:
-            after = 0
-        reason = tr("term.why.too_high", total=after, max_total=r.max_total)
-    elif v.total > r.max_total:
-        reason = tr("term.why.over_max", max_total=r.max_total)
-    else:
-        reason = tr("term.why.other")
-    return tr("term.cant.play", card=name, reason=reason)
+    """Why the seat of view ``v`` may not take ``action`` now, in its words: the engine's
+    reason, asked of the view (so it says nothing the person could not see)."""
+    assert v.seat is not None
+    refusal = why_illegal(v, v.seat, action)
+    assert refusal is not None, f"{action} is legal"
+    return refusal_text(refusal, v.rules.edition, tr)
 
 
 # --------------------------------------------------------------------------- the game

@@ -14,7 +14,7 @@ from .languages import (
     parse_language,
 )
 from .rules import rules_markdown
-from .words import card_label, cards_text
+from .words import card_label, cards_text, refusal_text
 
 __all__ = [
     "DEFAULT",
@@ -28,6 +28,7 @@ __all__ = [
     "from_environment",
     "load_catalog",
     "parse_language",
+    "refusal_text",
     "rules_markdown",
     "translator",
 ]
