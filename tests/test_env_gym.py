@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env
 from ono99.bots import UnknownBotError, make_bot
 from ono99.engine import OUT, make_rules, to_act, view
 from ono99.env import GYM_ID, Ono99Env
-from ono99.env.core import outcome
+from ono99.env.core import final_reward
 from ono99.env.encoding import encode
 
 CONFIGS: list[dict[str, Any]] = [
@@ -86,7 +86,7 @@ def test_random_masked_episodes_finish(kw: dict[str, Any]) -> None:
         seat = raw.seat
         seats.add(seat)
         assert final.over or final.status[seat] == OUT
-        assert reward == outcome(final, seat)
+        assert reward == final_reward(final, seat)
         if final.over:
             assert info["winners"] == final.winners
             assert reward == (1 / len(final.winners) if seat in final.winners else -1.0)

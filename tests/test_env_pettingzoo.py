@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 from invariants import config_id, sweep_configs
 from ono99.engine import DRAW, OUT, RulesError, make_rules, to_act, view
 from ono99.env import pettingzoo_env
-from ono99.env.core import outcome
+from ono99.env.core import final_reward
 from ono99.env.encoding import encode
 
 # PettingZoo's checker recommends a bare array observation; an observation that carries its
@@ -109,7 +109,7 @@ def play(env: Any, seed: int, rng: random.Random) -> dict[str, Any]:
     final = raw.game
     assert final.over and env.agents == []
     for agent, total in totals.items():
-        assert total == outcome(final, raw.agent_name_mapping[agent]), agent
+        assert total == final_reward(final, raw.agent_name_mapping[agent]), agent
     return {"final": final, "gone_at": gone_at, "steps": steps, "draws_only": draws_only}
 
 
@@ -122,7 +122,7 @@ def test_random_games_with_masks(index: int, rules) -> None:
     result = play(env, 100 + index, rng)
     final = result["final"]
     winners = final.winners
-    assert sum(outcome(final, s) for s in winners) == pytest.approx(1.0)
+    assert sum(final_reward(final, s) for s in winners) == pytest.approx(1.0)
     if rules.draw_penalty:
         assert result["draws_only"] > 0
     else:
@@ -139,7 +139,7 @@ def test_dead_agents_are_terminated_when_they_leave() -> None:
         final = result["final"]
         first_out = f"player_{final.out[0]}"
         assert result["gone_at"][first_out] < result["steps"]  # before the game ended
-        assert outcome(final, final.out[0]) == -1.0
+        assert final_reward(final, final.out[0]) == -1.0
         seen += 1
     assert seen == 10
 
@@ -191,7 +191,7 @@ def test_shared_winners_split_the_win() -> None:
         result = play(env, seed, random.Random(seed))
         winners = result["final"].winners
         if len(winners) > 1:
-            assert outcome(result["final"], winners[0]) == pytest.approx(1 / len(winners))
+            assert final_reward(result["final"], winners[0]) == pytest.approx(1 / len(winners))
             return
     raise AssertionError("no tied game found")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from gymnasium.envs.registration import register, registry
 
 from . import pettingzoo_env
-from .core import ILLEGAL, LOSS, NUM_ACTIONS, WIN, outcome
+from .core import ILLEGAL, LOSS, NUM_ACTIONS, WIN, final_reward
 from .encoding import FEATURES, OBS_SIZE, encode, feature_table_markdown, observation_bounds
 from .gym_env import Ono99Env
 from .pettingzoo_env import Ono99AECEnv, raw_env
@@ -34,8 +34,8 @@ __all__ = [
     "Ono99Env",
     "encode",
     "feature_table_markdown",
+    "final_reward",
     "observation_bounds",
-    "outcome",
     "pettingzoo_env",
     "raw_env",
 ]

@@ -38,7 +38,7 @@ def action_mask(v: View, acting: bool) -> np.ndarray:
     return mask
 
 
-def outcome(state: State, seat: int) -> float:
+def final_reward(state: State, seat: int) -> float:
     """The reward a seat's episode ends with: WIN / k for each of k winners, LOSS for a seat
     out of the game (no seat that leaves before the end can win), 0 while still playing."""
     if state.over:

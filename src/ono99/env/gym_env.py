@@ -24,7 +24,7 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..engine import ALL_ACTIONS, OUT, Rules, State, apply, make_rules, new_game, to_act, view
-from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, outcome
+from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
 from .core import render_text as _render_text
 from .encoding import encode, observation_bounds
 
@@ -108,7 +108,7 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
         game = self.game = self._play_opponents(apply(game, self.seat, ALL_ACTIONS[index]))
         terminated = game.over or game.status[self.seat] == OUT
         self._done = terminated
-        reward = outcome(game, self.seat) if terminated else 0.0
+        reward = final_reward(game, self.seat) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, terminated, False, self._info()

@@ -39,7 +39,7 @@ from ..engine import (
     to_act,
     view,
 )
-from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, outcome
+from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
 from .core import render_text as _render_text
 from .encoding import encode, observation_bounds
 
@@ -140,7 +140,7 @@ class Ono99AECEnv(AECEnv[str, Obs, int | None]):
                 s = self.agent_name_mapping[a]
                 if game.over or game.status[s] == OUT:
                     self.terminations[a] = True
-                    self.rewards[a] = outcome(game, s)
+                    self.rewards[a] = final_reward(game, s)
             self._select()
         self._accumulate_rewards()
         self._deads_step_first()

@@ -18,7 +18,7 @@ The API follows Gymnasium's vector environments with same-step auto-reset, witho
 Gymnasium: ``reset(seed) -> (obs, info)`` and ``step(actions) -> (obs, reward, terminated,
 truncated, info)`` with ``obs`` float32 (B, 173), ``info["action_mask"]`` bool (B, 18) and
 ``info["seat"]`` the learner's seat per game. When ``terminated[i]`` is set, ``reward[i]`` is the
-learner's outcome (+1/k for one of k winners, −1 otherwise, as in ``docs/rl.md``) and ``obs[i]``
+learner's reward (+1/k for one of k winners, −1 otherwise, as in ``docs/rl.md``) and ``obs[i]``
 is already the first observation of the next match in that slot. The learner's episode ends when
 its match ends or when the learner leaves the game (its loss is then certain); the opponents finish
 that match on their own before the slot starts a new one. Rewards are 0 on every other step.
