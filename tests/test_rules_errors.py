@@ -6,6 +6,7 @@ its rule and params, STYLE principle 12), and a seat's view gives the same answe
 from __future__ import annotations
 
 import itertools
+import pickle
 from typing import Any
 
 import pytest
@@ -129,6 +130,13 @@ def test_refused_action_leaves_the_state_usable() -> None:
     with pytest.raises(IllegalActionError):
         apply(s, 0, "play 10")
     assert apply(s, 0, "play 3").total == 98
+
+
+def test_a_refusal_survives_pickling_with_its_fields() -> None:
+    """A tournament worker's error travels back to the parent process pickled."""
+    error = refusal(at_95(), 0, "play 10")
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is IllegalActionError and _fields(again) == _fields(error)
 
 
 def test_refusal_is_a_value_error() -> None:

@@ -4,6 +4,7 @@ wrong."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -61,6 +62,19 @@ class IllegalActionError(Ono99Error):
         self.code = code
         self.rule = rule
         self.params = params or {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The fields are keyword-only: spell them out, so that the error survives pickling
+        # (a tournament worker's error travels back to the parent process).
+        rebuild = partial(
+            IllegalActionError,
+            seat=self.seat,
+            action=self.action,
+            code=self.code,
+            rule=self.rule,
+            params=self.params,
+        )
+        return rebuild, (str(self),)
 
 
 class RecordError(Ono99Error):
