@@ -101,7 +101,7 @@ def test_hints_for_a_tokens_match_speak_of_the_match(tmp_path: Path) -> None:
 
 
 def test_help_mentions_hints() -> None:
-    result = CliRunner().invoke(main, ["play", "--help"])
+    result = CliRunner().invoke(main, ["play", "--help"], prog_name="ono99")
     assert result.exit_code == 0
     assert "--hints" in result.output
     assert "ono99 play --hints" in result.output
