@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from ono99.bots import BOTS, make_bot
+from ono99.bots import ORACLE_INFO, BotInfo, make_bot
 from ono99.cli.tournament import bots_table
 from ono99.engine import Action, State, View, legal_actions, load_record, make_rules, replay
 from ono99.sim import play_game
@@ -303,7 +303,8 @@ class Peeker:
 def test_an_omniscient_bot_plays_from_the_state_and_is_marked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(BOTS, "peeker", Peeker)
+    info = BotInfo("peeker", 5, "ceiling", "sees every hand", Peeker, sees_all=True)
+    monkeypatch.setitem(ORACLE_INFO, "peeker", info)  # the registry says it sees all
     tournament = Tournament(make_rules("2022", players=2), ("peeker", "greedy"), 6, seed=1)
     summary = run_tournament(tournament).summary()
     assert Peeker.hands_seen > 0
