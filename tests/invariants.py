@@ -33,6 +33,7 @@ from ono99.engine import (
     OUT,
     OUT_OF_ROUND,
     PLAY,
+    REASONS,
     Action,
     Event,
     IllegalActionError,
@@ -49,6 +50,7 @@ from ono99.engine import (
     replay,
     summarize,
     view,
+    why_illegal,
 )
 from ono99.engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
 from ono99.engine.state import EMPTY_CHAIN
@@ -1040,6 +1042,15 @@ def check_refused(state: State, seat: int, action: Action, *, engine: Engine = E
         message = str(exc)
         if "\n" in message or str(action) not in message:
             fail(state, f"unhelpful refusal of seat {seat} {str(action)!r}: {message!r}")
+        reason = REASONS.get(exc.code)
+        if exc.seat != seat or exc.action is not action or reason is None:
+            fail(state, f"refusal {message!r} names {exc.seat}, {exc.action}, {exc.code!r}")
+        if exc.rule != reason.rule or tuple(exc.params) != reason.params:
+            fail(state, f"refusal {message!r}: rule {exc.rule}, params {exc.params}")
+        # STYLE.md 12: the seat's view gives the same reason, so no interface works it out again.
+        seen = why_illegal(view(state, seat), seat, action)
+        if seen is None or (str(seen), seen.code, seen.params) != (message, exc.code, exc.params):
+            fail(state, f"the view of seat {seat} says {seen!r}, the state {message!r}")
     else:
         fail(state, f"seat {seat} was allowed {str(action)!r}, which is not legal")
     if any(a is not b for a, b in zip(tuple(state), fields, strict=True)):

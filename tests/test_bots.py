@@ -27,10 +27,10 @@ from ono99.bots.determinize import Determinizer, hidden_seats, reshuffled_counts
 from ono99.bots.expert import (
     Playout,
     greedy_policy,
-    outcome_value,
     planned_policy,
     rollout,
     tokens_value,
+    value_of,
 )
 from ono99.bots.heuristic import Planner
 from ono99.engine import (
@@ -44,10 +44,11 @@ from ono99.engine import (
     legal_actions,
     make_rules,
     new_game,
+    to_act,
     view,
 )
 from ono99.engine.cards import counts
-from ono99.sim import next_actor, play_game
+from ono99.sim import play_game
 from test_views_leak import hide
 
 CONFIGS = sweep_configs()
@@ -64,7 +65,7 @@ def decision_states(rules: Rules, seed: int, every: int = 5) -> Iterator[tuple[S
     for i, state in enumerate(random_states(rules, seed)):
         if state.over or i % every:
             continue
-        seat = next_actor(state)
+        seat = to_act(state)
         if len(legal_actions(state, seat)) > 1:
             yield state, seat
 
@@ -261,14 +262,14 @@ def _after_a_reshuffle() -> Iterator[State]:
     start = state.round
     while not state.over and state.round == start:
         yield state
-        seat = next_actor(state)
+        seat = to_act(state)
         state = apply_unchecked(state, seat, greedy_policy(state, seat, legal_actions(state, seat)))
 
 
 def play_until(rules: Rules, seed: int, stop: Callable[[State], bool]) -> State:
     state = new_game(rules, seed=seed)
     while not stop(state):
-        seat = next_actor(state)
+        seat = to_act(state)
         state = apply_unchecked(state, seat, greedy_policy(state, seat, legal_actions(state, seat)))
     return state
 
@@ -321,7 +322,7 @@ def test_a_laid_down_hand_is_never_redealt() -> None:
     ("index", "rules"), list(enumerate(CONFIGS[2::11])), ids=[config_id(r) for r in CONFIGS[2::11]]
 )
 def test_fast_rollouts_agree_with_the_engine(index: int, rules: Rules) -> None:
-    """STYLE.md 9: the expert's ``Playout`` reaches the same outcome as the engine played
+    """STYLE.md 9: the expert's ``Playout`` reaches the same value as the engine played
     with the same policies, from the same states, for every first action — with greedy at
     every seat, and with the heuristic's planner at the searching seat."""
     checked = 0
@@ -333,9 +334,9 @@ def test_fast_rollouts_agree_with_the_engine(index: int, rules: Rules) -> None:
         policy = planned_policy(planner, seat)
         for action in legal_actions(state, seat):
             after = apply_unchecked(state, seat, action)
-            engine = outcome_value(rollout(after, start=state.round), seat)
+            engine = value_of(rollout(after, start=state.round), seat)
             assert plain.value_after(state, seat, action) == engine
-            engine = outcome_value(rollout(after, policy, start=state.round), seat)
+            engine = value_of(rollout(after, policy, start=state.round), seat)
             assert planned.value_after(state, seat, action) == engine
             checked += 1
     assert checked

@@ -11,9 +11,8 @@ import pytest
 from ono99.bots import ExpertBot, GreedyBot
 from ono99.bots.determinize import Determinizer, hidden_seats
 from ono99.bots.inference import Constraint, Inference, InferringSampler, kinds_not_held
-from ono99.engine import Rules, State, apply_unchecked, make_rules, new_game, view
+from ono99.engine import Rules, State, apply_unchecked, make_rules, new_game, to_act, view
 from ono99.engine.cards import HOLD, MINUS_TEN, PLAY2, REVERSE, counts
-from ono99.sim import next_actor
 from test_views_leak import hide
 
 R2022 = make_rules("2022", players=4)
@@ -55,7 +54,7 @@ def _greedy_states(rules: Rules, seeds: range) -> Iterator[tuple[State, int]]:
     for seed in seeds:
         state = new_game(rules, seed=seed)
         while not state.over:
-            seat = next_actor(state)
+            seat = to_act(state)
             yield state, seat
             state = apply_unchecked(state, seat, bot.choose(view(state, seat)))
 

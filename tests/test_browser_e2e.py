@@ -698,3 +698,52 @@ def test_long_words_do_not_overflow_a_phone(fast_server: BackgroundServer, artif
         assert not errors, "\n".join(errors)
 
     run(main())
+
+
+# ------------------------------------------------------------------ refusals, in words
+
+
+WORD_REFUSALS = """
+async ([lang, cases]) => {
+  const i18n = await import("/static/js/i18n.js");
+  const { errorText } = await import("/static/js/errors.js");
+  await i18n.loadCatalog(lang);
+  return cases.map(([params, edition]) => errorText({ code: "illegal", params }, edition));
+}
+"""
+
+
+def test_the_browser_words_a_refusal_as_the_terminal_does(fast_server: BackgroundServer) -> None:
+    """Every reason the engine gives (engine.REASONS), for each kind of action and each
+    language: errors.js makes the same sentence from the session's error params as the
+    terminal's ``refusal_text`` makes from the engine's error (one set of messages)."""
+    from ono99.engine import ALL_ACTIONS, REASONS, IllegalActionError
+    from ono99.i18n import LANGUAGES, refusal_text, translator
+
+    sample = {"card": "play2", "total": 95, "after": 105, "max_total": 98, "to_play": 1,
+              "ono99s": 2, "last_seat": 3}  # fmt: skip
+    cases = []
+    for code, reason in REASONS.items():
+        params = {name: sample[name] for name in reason.params}
+        for action in (ALL_ACTIONS[7], ALL_ACTIONS[13], ALL_ACTIONS[16], ALL_ACTIONS[17]):
+            for edition in ("2022", "1980"):
+                error = IllegalActionError("-", seat=0, action=action, code=code, params=params)
+                session = {"action": str(action), "reason": code, "rule": reason.rule, **params}
+                cases.append((error, session, edition))
+
+    async def main() -> dict[str, list[str]]:
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await (await new_context(browser)).new_page()
+            await page.goto(fast_server.url + "/")
+            said = {}
+            for lang in LANGUAGES:
+                args = [lang, [[session, edition] for _, session, edition in cases]]
+                said[lang] = await page.evaluate(WORD_REFUSALS, args)
+            await browser.close()
+            return said
+
+    said = run(main())
+    for lang in LANGUAGES:
+        tr = translator(lang)
+        assert said[lang] == [refusal_text(e, edition, tr) for e, _, edition in cases], lang

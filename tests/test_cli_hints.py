@@ -16,7 +16,7 @@ from rich.console import Console
 from ono99.bots import make_bot
 from ono99.cli.main import main
 from ono99.cli.play import TerminalGame
-from ono99.engine import make_rules, view
+from ono99.engine import make_rules, to_act, view
 from test_cli_play import check_transcript, run_cli, script
 from test_views_leak import hide
 
@@ -117,7 +117,7 @@ def test_the_hint_depends_only_on_the_persons_view() -> None:
         bots = [None, make_bot("greedy"), make_bot("greedy")]
         game = TerminalGame(rules, 12, 0, ["You", "Ana", "Ben"], bots, console, lambda: "")
         while game.state.to_play != 0:  # the bots play up to the person's first turn
-            game.bot_turn(game.actor())
+            game.bot_turn(to_act(game.state))
         if hidden:
             before = game.state
             game.state = hide(before, 0, rng)

@@ -27,7 +27,6 @@ from rich.console import Console
 from ono99.bots import make_bot
 from ono99.cli.main import main
 from ono99.cli.play import MoveError, TerminalGame, parse_move, why_not
-from ono99.cli.render import card_label, cards_text
 from ono99.engine import (
     DISCARD,
     DRAW,
@@ -42,7 +41,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
-from ono99.i18n import LANGUAGES, Translator, translator
+from ono99.i18n import LANGUAGES, Translator, card_label, cards_text, translator
 
 GARBAGE = ["banana", "9", "play 99", "?", "help"]
 MOVES = ["1", "#1", "#2", "#3", "#4", "d"]
@@ -376,9 +375,12 @@ def test_why_a_move_is_refused_is_worked_out_from_the_view() -> None:
     )
     penalty = _view("1980", rules=make_rules("1980", draw_penalty=True))
     assert why_not(penalty, DRAW, tr) == "You can't draw: you owe no draw"
-    assert why_not(first, PLAY[ONO99], tr) == (
+    ono99 = _view("1980", hand=(3, ONO99), legal=(PLAY[3],))
+    assert why_not(ono99, PLAY[ONO99], tr) == (
         "You can't play ONO 99: an ONO 99 can never be played"
     )
+    # The engine's reasons, asked of the view (why_illegal), so every one has its words:
+    assert why_not(first, PLAY[ONO99], tr) == "You can't play ONO 99: you have no ONO 99"
 
 
 def test_reasons_speak_the_players_language() -> None:

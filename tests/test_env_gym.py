@@ -13,11 +13,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from ono99.bots import UnknownBotError, make_bot
-from ono99.engine import OUT, make_rules, view
+from ono99.engine import OUT, make_rules, to_act, view
 from ono99.env import GYM_ID, Ono99Env
-from ono99.env.core import outcome
+from ono99.env.core import final_reward
 from ono99.features import encode
-from ono99.sim import next_actor
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 2},
@@ -67,7 +66,7 @@ def play_episode(env: Any, seed: int, rng: random.Random) -> tuple[float, dict[s
         assert np.array_equal(raw.action_masks(), mask.astype(bool))
         legal = np.nonzero(mask)[0].tolist()
         assert legal == [a.index for a in view(game, seat).legal]
-        assert next_actor(game) == seat and not game.over
+        assert to_act(game) == seat and not game.over
         obs, reward, terminated, truncated, info = env.step(rng.choice(legal))
         assert not truncated
         if terminated:
@@ -87,7 +86,7 @@ def test_random_masked_episodes_finish(kw: dict[str, Any]) -> None:
         seat = raw.seat
         seats.add(seat)
         assert final.over or final.status[seat] == OUT
-        assert reward == outcome(final, seat)
+        assert reward == final_reward(final, seat)
         if final.over:
             assert info["winners"] == final.winners
             assert reward == (1 / len(final.winners) if seat in final.winners else -1.0)

@@ -14,11 +14,10 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from invariants import config_id, sweep_configs
-from ono99.engine import DRAW, OUT, RulesError, make_rules, view
+from ono99.engine import DRAW, OUT, RulesError, make_rules, to_act, view
 from ono99.env import pettingzoo_env
-from ono99.env.core import outcome
+from ono99.env.core import final_reward
 from ono99.features import encode
-from ono99.sim import next_actor
 
 # PettingZoo's checker recommends a bare array observation; an observation that carries its
 # action mask is a dict, as in PettingZoo's own classic card games, which its checker exempts by
@@ -96,7 +95,7 @@ def play(env: Any, seed: int, rng: random.Random) -> dict[str, Any]:
             continue
         # Dead agents step first: nobody alive is asked while a seat out of the game is pending.
         assert all(game.status[raw.agent_name_mapping[a]] != OUT for a in env.agents)
-        assert seat == next_actor(game)
+        assert seat == to_act(game)
         mask = obs["action_mask"]
         legal = sorted(a.index for a in view(game, seat).legal)
         assert np.nonzero(mask)[0].tolist() == legal and legal
@@ -110,7 +109,7 @@ def play(env: Any, seed: int, rng: random.Random) -> dict[str, Any]:
     final = raw.game
     assert final.over and env.agents == []
     for agent, total in totals.items():
-        assert total == outcome(final, raw.agent_name_mapping[agent]), agent
+        assert total == final_reward(final, raw.agent_name_mapping[agent]), agent
     return {"final": final, "gone_at": gone_at, "steps": steps, "draws_only": draws_only}
 
 
@@ -123,7 +122,7 @@ def test_random_games_with_masks(index: int, rules) -> None:
     result = play(env, 100 + index, rng)
     final = result["final"]
     winners = final.winners
-    assert sum(outcome(final, s) for s in winners) == pytest.approx(1.0)
+    assert sum(final_reward(final, s) for s in winners) == pytest.approx(1.0)
     if rules.draw_penalty:
         assert result["draws_only"] > 0
     else:
@@ -140,7 +139,7 @@ def test_dead_agents_are_terminated_when_they_leave() -> None:
         final = result["final"]
         first_out = f"player_{final.out[0]}"
         assert result["gone_at"][first_out] < result["steps"]  # before the game ended
-        assert outcome(final, final.out[0]) == -1.0
+        assert final_reward(final, final.out[0]) == -1.0
         seen += 1
     assert seen == 10
 
@@ -192,7 +191,7 @@ def test_shared_winners_split_the_win() -> None:
         result = play(env, seed, random.Random(seed))
         winners = result["final"].winners
         if len(winners) > 1:
-            assert outcome(result["final"], winners[0]) == pytest.approx(1 / len(winners))
+            assert final_reward(result["final"], winners[0]) == pytest.approx(1 / len(winners))
             return
     raise AssertionError("no tied game found")
 

@@ -19,7 +19,7 @@ import pytest
 from ono99.bots import GreedyBot
 from ono99.engine import Rules, State, apply, legal_actions, make_rules, new_game, view
 from ono99.engine.state import OUT
-from ono99.env.core import outcome
+from ono99.env.core import final_reward
 from ono99.env.vector import VectorEnv, greedy_actions, observe
 from ono99.features import encode
 from ono99.sim.fast import Deal, FastBatch
@@ -103,7 +103,7 @@ class LearnerGame:
             else:
                 action = greedy.choose(view(state, state.to_play))
             state = apply(state, state.to_play, action)
-        self.reward = outcome(state, seat)
+        self.reward = final_reward(state, seat)
         self.deal = Deal.of(state)
 
 

@@ -12,6 +12,7 @@ import re
 import pytest
 from babel import Locale
 
+from ono99.engine import ALL_ACTIONS, REASONS, IllegalActionError
 from ono99.i18n import (
     LANGUAGES,
     UnknownLanguageError,
@@ -19,6 +20,7 @@ from ono99.i18n import (
     from_environment,
     load_catalog,
     parse_language,
+    refusal_text,
     rules_markdown,
     translator,
 )
@@ -127,6 +129,25 @@ def test_the_browser_catalog_has_every_key(lang: str) -> None:
     assert sorted(singular - own.keys()) == []
     wanted = {f"{base}.{cat}" for base in plural_bases for cat in category_forms(lang)}
     assert sorted(wanted - own.keys()) == []
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_reason_the_engine_gives_has_words_in_every_language(lang: str) -> None:
+    """Every code of engine.REASONS has its own ``illegal.<code>`` message in every language
+    (no English fallback), using only that reason's params; terminal and browser share it."""
+    own = own_entries(lang)
+    sample = {"card": "play2", "total": 95, "after": 105, "max_total": 98, "to_play": 1,
+              "ono99s": 2, "last_seat": 3}  # fmt: skip
+    tr = translator(lang)
+    for code, reason in REASONS.items():
+        text = own[f"illegal.{code}"]
+        assert set(re.findall(r"\{(\w+)\}", text)) <= set(reason.params), code
+        params = {name: sample[name] for name in reason.params}
+        for action in ALL_ACTIONS:
+            refusal = IllegalActionError("-", seat=0, action=action, code=code, params=params)
+            words = refusal_text(refusal, "1980", tr)
+            assert "{" not in words and "play2" not in words, (code, words)
+    assert {"cant.play", "cant.draw", "cant.discard"} <= own.keys()
 
 
 def test_numbers_use_latin_digits_and_local_grouping() -> None:

@@ -8,12 +8,12 @@ from ono99.engine import (
     CW,
     PLAY,
     apply,
-    display_name,
     legal_actions,
     make_rules,
     parse_card,
 )
 from ono99.engine.cards import HOLD, PLAY2
+from ono99.i18n import card_label, translator
 from positions import events_since, position
 
 
@@ -23,8 +23,9 @@ def test_X1_1980_deck_has_no_zero_or_one_cards() -> None:
 
 
 def test_X1_1980_calls_play2_double_play() -> None:
-    assert display_name(PLAY2, "1980") == "Double Play"
-    assert display_name(PLAY2, "2022") == "Play 2"
+    english = translator("en")  # the engine names cards in notation only (N1); words are i18n's
+    assert card_label(PLAY2, "1980", english) == "Double Play"
+    assert card_label(PLAY2, "2022", english) == "Play 2"
 
 
 def test_X1_1980_total_stays_negative_across_turns() -> None:

@@ -13,6 +13,7 @@ from ono99.engine import (
     legal_actions,
     make_rules,
     summarize,
+    to_act,
     view,
 )
 from positions import events_since, hand, position
@@ -43,6 +44,22 @@ def test_X2_the_draw_is_legal_out_of_turn() -> None:
     s = apply(penalty_game(), 0, "play 5")
     assert legal_actions(s, 0) == [DRAW]
     assert view(s, 0).legal == (DRAW,)
+
+
+def test_X2_the_seat_that_owes_a_draw_acts_before_the_seat_to_play() -> None:
+    start = penalty_game()
+    assert to_act(start) == 0 == start.to_play
+    s = apply(start, 0, "play 5")
+    assert (to_act(s), s.to_play) == (0, 1)
+    assert all(to_act(view(s, seat)) == 0 for seat in (None, 0, 1, 2))  # a public fact
+    assert to_act(apply(s, 0, "draw")) == 1
+
+
+def test_X2_nobody_acts_once_the_game_is_over() -> None:
+    rules = make_rules("2022", players=2, draw_penalty=True)
+    stuck = position(rules, {0: ["5"], 1: ["10", "10", "10", "9"]}, total=90, to_play=0)
+    s = apply(stuck, 0, "play 5")  # seat 1 can play nothing at 95 and is out (E1, E2)
+    assert s.over and to_act(s) is None and to_act(view(s, 0)) is None
 
 
 def test_X2_drawing_in_time_brings_the_hand_back_to_four() -> None:

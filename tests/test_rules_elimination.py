@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ono99.engine import (
+    IN,
+    OUT,
+    OUT_OF_ROUND,
     IllegalActionError,
     State,
+    Status,
     apply,
     legal_actions,
     make_rules,
@@ -34,6 +40,15 @@ def test_E1_player_with_no_legal_action_is_eliminated() -> None:
     assert s.out == (1,)
     assert view(s).status == ("in", "out", "in")
     assert summarize(s)["out"] == [1]
+
+
+def test_a_seat_status_is_one_value_in_the_state_every_view_and_json() -> None:
+    _, s = stuck_seat_1()
+    assert s.status == view(s).status == view(s, 0).status == (IN, OUT, IN)
+    assert all(type(st) is Status for st in view(s, 2).status)
+    assert json.dumps(view(s).status) == '["in", "out", "in"]'
+    assert [st.code for st in (IN, OUT, OUT_OF_ROUND)] == [0, 1, 2]  # arrays' form (sim.fast)
+    assert Status("out_of_round") is OUT_OF_ROUND
 
 
 def test_E1_eliminated_player_plays_nothing_and_the_total_is_unchanged() -> None:

@@ -466,7 +466,7 @@ def test_every_string_the_client_looks_up_is_in_the_catalog() -> None:
     """All words of the browser client live in the catalogs (served as /i18n/<lang>.json);
     every key the code names, and every key it builds from server data (options,
     their choices, statuses, errors, log events), must be there."""
-    from ono99.engine import OPTIONS
+    from ono99.engine import OPTIONS, REASONS, Status
 
     catalog = browser_catalog("en")
     source = "\n".join(p.read_text(encoding="utf-8") for p in (STATIC / "js").glob("*.js"))
@@ -476,7 +476,8 @@ def test_every_string_the_client_looks_up_is_in_the_catalog() -> None:
 
     built = {"edition.2022", "edition.1980", "error.unknown", "conn.connecting", "conn.online"}
     built |= {f"bot.{name}" for name in BOT_INFO}  # the seat menus name every bot
-    built |= {f"status.{s}" for s in ("in", "out", "out_of_round")}
+    built |= {f"status.{s}" for s in Status}
+    built |= {f"illegal.{code}" for code in REASONS}  # a refusal's params.reason (errors.js)
     for spec in OPTIONS:
         if spec.name == "players":
             continue

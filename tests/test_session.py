@@ -56,8 +56,8 @@ def make_table(
         "name": "Ana",
     }
     config, name = parse_table_request(request, bots=settings.bots, turn_limits=(1, 600))
-    table, _token, host, outcome = Table.create(new_code(), config, name, settings)
-    changes = list(outcome.changes)
+    table, _token, host, effects = Table.create(new_code(), config, name, settings)
+    changes = list(effects.changes)
     who = {}
     if host.seat is not None:
         who[host.seat] = host
@@ -105,13 +105,13 @@ def test_creator_hosts_and_sits_in_the_first_human_seat() -> None:
         {"seats": [{"kind": "bot"}, {"kind": "human"}, {"kind": "human"}], "name": " Ana  "},
         bots=SETTINGS.bots,
     )
-    table, token, host, outcome = Table.create("c" * 12, config, name, SETTINGS)
+    table, token, host, effects = Table.create("c" * 12, config, name, SETTINGS)
     assert host == Identity(1, True)
     assert table.identify(token) == host
     assert [s.name for s in table.seats] == ["Ben", "Ana", None]  # bots get names
     assert table.seats[0].bot == "greedy"
-    assert isinstance(outcome.changes[0], TableCreated)
-    assert token not in json.dumps(outcome.changes)  # only hashes are stored
+    assert isinstance(effects.changes[0], TableCreated)
+    assert token not in json.dumps(effects.changes)  # only hashes are stored
     assert table.identify(None) == Identity(None, False)
     with pytest.raises(SessionError) as err:
         table.identify("not-a-token")
@@ -270,7 +270,14 @@ def test_an_illegal_card_names_the_rule_and_a_card_not_in_hand_is_refused() -> N
     with pytest.raises(SessionError) as err:
         table.act(who[seat], f"play {missing}", None, 0.0)
     assert err.value.code == "illegal" and "in hand" in err.value.message
+    reason = {"reason": "not_in_hand", "rule": "T1", "card": missing}  # docs/protocol.md
+    assert err.value.params == {"action": f"play {missing}", **reason}
     assert table.state is state
+    other = 1 - seat
+    with pytest.raises(SessionError) as err:
+        table.act(who[other], f"play {missing}", None, 0.0)
+    assert err.value.code == "not_your_turn"
+    assert err.value.params["to_play"] == seat and err.value.params["reason"] == "not_your_turn"
 
 
 def test_a_whole_game_every_message_is_that_seats_view() -> None:

@@ -29,7 +29,7 @@ import numpy as np
 
 from .engine import ALL_ACTIONS, Rules, View
 from .engine.cards import CARD_NAMES, DECK_COUNTS, NUM_CARD_KINDS
-from .engine.state import IN, OUT, OUT_OF_ROUND, STATUS_NAMES
+from .engine.state import IN, OUT, OUT_OF_ROUND
 
 SEATS = 6  # the most players (C3): every per-seat block is padded to this
 HAND_SIZE = 4  # T2
@@ -37,7 +37,6 @@ NUM_ACTIONS = len(ALL_ACTIONS)  # 18: plays by card id, discard ono99, draw
 HEADROOM = 11  # one-hot size: 0…9 points left, or 10 and more
 ABSENT = -1  # status of a padding seat
 
-_STATUS_CODES = {name: code for code, name in enumerate(STATUS_NAMES)}
 _MATCHES = ("single", "tokens", "points")
 _BUST_TOTALS = ("unchanged", "keep", "reset")
 
@@ -168,12 +167,12 @@ FEATURES: tuple[Feature, ...] = (
     Feature("seat_present", SEATS, f"the seat exists at this table ({_SEAT_ORDER})",
             "1 yes, 0 no", 0, 1, lambda p, r: (p.status != ABSENT).astype(np.float64)),
     Feature("seat_in", SEATS, f"the seat is in the game and the round ({_SEAT_ORDER})",
-            "1 yes, 0 no", 0, 1, _status_is(IN)),
+            "1 yes, 0 no", 0, 1, _status_is(IN.code)),
     Feature("seat_out", SEATS, f"the seat is out of the game (E1, M2, M3) ({_SEAT_ORDER})",
-            "1 yes, 0 no", 0, 1, _status_is(OUT)),
+            "1 yes, 0 no", 0, 1, _status_is(OUT.code)),
     Feature("seat_out_of_round", SEATS,
             f"the seat is out of the current round only (points, M3) ({_SEAT_ORDER})",
-            "1 yes, 0 no", 0, 1, _status_is(OUT_OF_ROUND)),
+            "1 yes, 0 no", 0, 1, _status_is(OUT_OF_ROUND.code)),
     Feature("seat_hand_size", SEATS, f"cards in hand ({_SEAT_ORDER})",
             "count / 4", 0, 1, lambda p, r: p.hand_sizes / HAND_SIZE),
     Feature("seat_owes_draw", SEATS, f"the seat still owes a draw (X2) ({_SEAT_ORDER})",
@@ -273,7 +272,7 @@ def public_of(views: Sequence[View]) -> Public:
                     laid[i, card] += 1
         for k in range(n):
             t = (seat + k) % n
-            status[i, k] = _STATUS_CODES[v.status[t]]
+            status[i, k] = v.status[t].code
             sizes[i, k] = v.hand_sizes[t]
             owes[i, k] = t in v.owes_draw
             if v.tokens is not None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..engine import Event, State, View, state_from_view
+from ..engine import OUT, Event, State, View, state_from_view
 from ..engine.cards import NUM_CARD_KINDS, counts
 
 
@@ -70,7 +70,7 @@ def hidden_seats(v: View) -> list[int]:
     return [
         s
         for s in range(v.players)
-        if s != v.seat and v.hand_sizes[s] > 0 and not (v.status[s] == "out" and v.laid_down[s])
+        if s != v.seat and v.hand_sizes[s] > 0 and not (v.status[s] == OUT and v.laid_down[s])
     ]
 
 

@@ -56,6 +56,7 @@ from ..engine import (
     Action,
     Rules,
     State,
+    Status,
     View,
     apply_unchecked,
     is_bust,
@@ -136,7 +137,7 @@ def planned_policy(planner: Planner, me: int) -> Policy:
 
 
 def neighbours(
-    status: Sequence[int], direction: int, hands: Sequence[Sequence[int]], seat: int
+    status: Sequence[Status], direction: int, hands: Sequence[Sequence[int]], seat: int
 ) -> tuple[tuple[int, int], int]:
     """Hand sizes of the next seat still in and of the previous one; and how many seats are
     in (``heuristic.neighbour_sizes`` on a state)."""
@@ -230,7 +231,7 @@ class Playout:
     to_play: int
     owed: int
     ono_played: bool
-    status: list[int]
+    status: list[Status]
     tokens: list[int] | None
     scores: list[int] | None
     pending: list[int]  # seats owing a draw (X2), taken before anything else
@@ -254,11 +255,11 @@ class Playout:
         self.deflectors = rules.deflectors
 
     def value_after(self, state: State, seat: int, action: Action) -> float:
-        """``outcome_value(rollout(apply_unchecked(state, seat, action)), seat)``."""
+        """``value_of(rollout(apply_unchecked(state, seat, action)), seat)``."""
         self.load(state)
         if not self.act(seat, action):
             self.run()
-        return self.outcome(seat)
+        return self.value(seat)
 
     def act(self, seat: int, action: Action) -> bool:
         """Apply one legal action of ``seat``; True when that ended the rollout."""
@@ -536,8 +537,8 @@ class Playout:
 
     # ------------------------------------------------------------ the result
 
-    def outcome(self, seat: int) -> float:
-        """``outcome_value`` of the position the rollout ended in."""
+    def value(self, seat: int) -> float:
+        """``value_of`` of the position the rollout ended in."""
         if self.winners:
             return 1.0 / len(self.winners) if seat in self.winners else 0.0
         status = [OUT if st == OUT else IN for st in self.status]
@@ -549,11 +550,11 @@ class Playout:
                 return 0.0
             return tokens_value(tuple(self.tokens), tuple(status), seat)
         if self.scores is not None:
-            return _points_outcome(self.rules, self.scores, status, seat)
+            return _points_round_value(self.rules, self.scores, status, seat)
         return 1.0 / sum(1 for st in status if st != OUT)
 
 
-def _points_outcome(rules: Rules, scores: list[int], status: list[int], seat: int) -> float:
+def _points_round_value(rules: Rules, scores: list[int], status: list[Status], seat: int) -> float:
     """After a points round: who leaves or wins (M3), then ``points_value``."""
     in_game = [s for s, st in enumerate(status) if st != OUT]
     target = rules.target
@@ -587,7 +588,7 @@ def _lowest(scores: list[int], seats: list[int]) -> list[int]:
 # --------------------------------------------------------------------------- values
 
 
-def outcome_value(state: State, seat: int) -> float:
+def value_of(state: State, seat: int) -> float:
     """The chance ``seat`` wins the match, judged at the end of a rollout (see module doc)."""
     if state.over:
         return 1.0 / len(state.winners) if seat in state.winners else 0.0
@@ -601,7 +602,7 @@ def outcome_value(state: State, seat: int) -> float:
     return 1.0 / sum(1 for st in state.status if st != OUT)
 
 
-def tokens_value(tokens: tuple[int, ...], status: tuple[int, ...], seat: int) -> float:
+def tokens_value(tokens: tuple[int, ...], status: tuple[Status, ...], seat: int) -> float:
     """The chance ``seat`` wins a tokens match from these tokens, if every round is lost by
     a player chosen uniformly among those still in (M2)."""
     others = tuple(sorted(t for s, t in enumerate(tokens) if s != seat and status[s] != OUT))
@@ -625,7 +626,9 @@ def _tokens_win(mine: int, others: tuple[int, ...]) -> float:
     return value / n
 
 
-def points_value(scores: tuple[int, ...], status: tuple[int, ...], seat: int, target: int) -> float:
+def points_value(
+    scores: tuple[int, ...], status: tuple[Status, ...], seat: int, target: int
+) -> float:
     """A chance of winning a points match from the scores: shares by the square of the room
     left below the target."""
     weights = {

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine import DISCARD, DRAW, PLAY, Action, Rules, View
+from ..engine import DISCARD, DRAW, IN, PLAY, Action, Rules, View
 from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
 from .determinize import unseen_counts
 
@@ -243,7 +243,7 @@ class HeuristicBot:
             view.owed,
             view.ono99_played,
             neighbour_sizes(view),
-            players_in=sum(1 for st in view.status if st == "in"),
+            players_in=sum(1 for st in view.status if st == IN),
             points=view.rules.match == "points",
         )
         action = PLAY[card] if card >= 0 else legal[0]
@@ -257,6 +257,6 @@ def neighbour_sizes(view: View) -> tuple[int, int]:
     sizes = []
     for step in (view.direction, -view.direction):
         seats = [(view.seat + step * i) % n for i in range(1, n)]
-        seat = next((s for s in seats if view.status[s] == "in"), None)
+        seat = next((s for s in seats if view.status[s] == IN), None)
         sizes.append(4 if seat is None else view.hand_sizes[seat])
     return sizes[0], sizes[1]

@@ -37,6 +37,9 @@ from ..engine import (
     CW,
     DISCARD,
     DRAW,
+    IN,
+    OUT,
+    OUT_OF_ROUND,
     PLAY,
     Action,
     NotationError,
@@ -49,10 +52,12 @@ from ..engine import (
     new_game,
     parse_card,
     record_of,
+    to_act,
     view,
+    why_illegal,
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ..i18n import Translator, translator
+from ..i18n import Translator, card_label, cards_text, refusal_text, translator
 from ..invocation import program
 from .command import Command
 from .options import (
@@ -69,7 +74,7 @@ from .options import (
     rule_options,
     rule_values,
 )
-from .render import Line, Narrator, card_label, cards_text, print_block
+from .render import Line, Narrator, print_block
 
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 DEFAULT_DELAY = 0.8
@@ -231,34 +236,12 @@ def _card_action(
 
 
 def why_not(v: View, action: Action, tr: Translator) -> str:
-    """Why the seat of view ``v`` may not take ``action`` now, in its words. Worked out
-    from the view, so it says nothing the person could not see (the engine's own message,
-    for developers, is English)."""
-    r = v.rules
-    if action is DRAW:
-        why = "term.why.no_draw" if r.draw_penalty else "term.why.draw_auto"
-        return tr("term.cant.draw", reason=tr(why))
-    if action is DISCARD:
-        return tr("term.cant.discard", reason=tr("term.why.discard"))
-    card = action.card
-    assert card is not None
-    name = card_label(card, r.edition, tr)
-    if v.seat in v.owes_draw and DRAW in v.legal:
-        reason = tr("term.why.draw_first")
-    elif card == ONO99:
-        reason = tr("term.why.ono99_tens" if r.ono99_on_tens else "term.why.ono99")
-    elif card == PLAY2 and v.owed == 2 and not r.play2_deflects_play2:
-        reason = tr("term.why.play2_first", card=name)
-    elif card <= 10 or card == MINUS_TEN:
-        after = v.total + (card if card <= 10 else -10)
-        if after < 0 and not r.negative_totals:
-            after = 0
-        reason = tr("term.why.too_high", total=after, max_total=r.max_total)
-    elif v.total > r.max_total:
-        reason = tr("term.why.over_max", max_total=r.max_total)
-    else:
-        reason = tr("term.why.other")
-    return tr("term.cant.play", card=name, reason=reason)
+    """Why the seat of view ``v`` may not take ``action`` now, in its words: the engine's
+    reason, asked of the view (so it says nothing the person could not see)."""
+    assert v.seat is not None
+    refusal = why_illegal(v, v.seat, action)
+    assert refusal is not None, f"{action} is legal"
+    return refusal_text(refusal, v.rules.edition, tr)
 
 
 # --------------------------------------------------------------------------- the game
@@ -309,7 +292,12 @@ class TerminalGame:
         self.narrate()
         watching = False
         while not self.state.over:
-            seat = self.actor()
+            seat = to_act(self.state)
+            if seat == self.human and self.human != self.state.to_play:
+                # X2: the person owes a draw but not the next card. They were offered it right
+                # after their card (offer_draw) and let it go: the table does not wait for it.
+                seat = self.state.to_play
+            assert seat is not None
             if seat == self.human:
                 self.human_turn()
                 continue
@@ -320,15 +308,6 @@ class TerminalGame:
             self.bot_turn(seat)
         self.outro()
         return self.state
-
-    def actor(self) -> int:
-        """Who acts next: a bot that owes a draw takes it at once; the person's own owed draw
-        is offered right after their card, and again at their next turn (X2)."""
-        owes = self.state.owes_draw
-        if owes and owes[0] != self.human:
-            return owes[0]
-        assert self.state.to_play is not None
-        return self.state.to_play
 
     def bot_turn(self, seat: int) -> None:
         bot = self.bots[seat]
@@ -600,13 +579,13 @@ class TerminalGame:
                 who = Text(tr("term.player_bot", name=name, bot=bot_label(bot.name, tr)))
             status = v.status[seat]
             note: list[str] = []
-            if status == "out":
+            if status == OUT:
                 note.append(tr("term.status.out"))
                 if v.laid_down[seat]:
                     note.append(
                         tr("seat.laid_down") + " " + cards_text(v.laid_down[seat], r.edition, tr)
                     )
-            elif status == "out_of_round":
+            elif status == OUT_OF_ROUND:
                 note.append(tr("status.out_of_round"))
             if seat in v.owes_draw:
                 note.append(tr("seat.owes_draw"))
@@ -615,14 +594,14 @@ class TerminalGame:
             row: list[Text | str] = [
                 Text("▶", "bold") if v.to_play == seat else "",
                 who,
-                "–" if status == "out" else str(v.hand_sizes[seat]),
+                "–" if status == OUT else str(v.hand_sizes[seat]),
             ]
             if v.tokens is not None:
                 tokens = v.tokens[seat]
-                row.append("–" if status == "out" else "●" * tokens if tokens else tr("term.none"))
+                row.append("–" if status == OUT else "●" * tokens if tokens else tr("term.none"))
             if v.scores is not None:
                 row.append(str(v.scores[seat]))
-            row.append(Text(" · ".join(note), "red" if status != "in" else "yellow"))
+            row.append(Text(" · ".join(note), "red" if status != IN else "yellow"))
             table.add_row(*row)
         return table
 
@@ -701,7 +680,7 @@ def _next_seat(v: View, seat: int) -> int | None:
     n = v.players
     for step in range(1, n):
         s = (seat + step * v.direction) % n
-        if v.status[s] == "in":
+        if v.status[s] == IN:
             return s
     return None
 

@@ -14,24 +14,8 @@ from typing import NamedTuple, Protocol
 from rich.console import Console, RenderableType
 
 from ..engine import CW, Event, Rules
-from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ..i18n import Translator, translator
-
-_CARD_KEYS = {
-    MINUS_TEN: "card.minus10",
-    REVERSE: "card.reverse",
-    HOLD: "card.hold",
-    ONO99: "card.ono99",
-}
-
-
-def card_label(card: int, edition: str, tr: Translator) -> str:
-    """A card's name as its players say it: "7", "Reverse", "Double Play" (1980)."""
-    if card <= 10:
-        return tr("card.number", n=card)
-    if card == PLAY2:
-        return tr("card.doubleplay" if edition == "1980" else "card.play2")
-    return tr(_CARD_KEYS[card])
+from ..engine.cards import PLAY2, REVERSE
+from ..i18n import Translator, card_label, cards_text, translator
 
 
 class Line(NamedTuple):
@@ -63,13 +47,6 @@ def print_block(console: Console, renderable: RenderableType) -> None:
         console.print(renderable, soft_wrap=False)
     for line in captured.get().splitlines():
         console.out(line.rstrip(), highlight=False)
-
-
-def cards_text(cards: Iterable[int], edition: str, tr: Translator | None = None) -> str:
-    """Cards as a player reads them: "10, Reverse, ONO 99"."""
-    tr = tr or translator()
-    names = [card_label(c, edition, tr) for c in cards]
-    return ", ".join(names) if names else tr("cards.none")
 
 
 class Narrator:

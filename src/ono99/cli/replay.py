@@ -28,11 +28,11 @@ from ..engine import (
     summarize,
     view,
 )
-from ..i18n import Translator, translator
+from ..i18n import Translator, cards_text, translator
 from .command import Command
 from .options import CliError, lang_option, language_for
 from .play import match_text
-from .render import Narrator, cards_text
+from .render import Narrator
 
 _TONE_STYLE = {"round": "bold", "play": "", "bad": "red", "info": "dim", "over": "bold green"}
 

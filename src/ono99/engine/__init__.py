@@ -1,13 +1,14 @@
 """The ONO 99 rules engine: pure, standard-library only, no I/O.
 
-The vocabulary: ``make_rules`` → ``new_game`` → ``legal_actions`` / ``apply`` → ``view``,
-``summarize``, ``record_of`` / ``load_record`` / ``replay``; a position's text form,
-``position_text`` / ``parse_position`` (like FEN), and ``make_position`` from its parts;
-``state_from_view``, a full state from a seat's view and the cards it hides.
+The vocabulary: ``make_rules`` → ``new_game`` → ``to_act`` / ``legal_actions`` /
+``why_illegal`` / ``apply`` → ``view``, ``summarize``, ``record_of`` / ``load_record`` /
+``replay``; a position's text form, ``position_text`` / ``parse_position`` (like FEN), and
+``make_position`` from its parts; ``state_from_view``, a full state from a seat's view and the
+cards it hides.
 """
 
 from .actions import ALL_ACTIONS, DISCARD, DRAW, PLAY, Action, parse_action
-from .cards import CARD_NAMES, card_name, display_name, parse_card
+from .cards import CARD_NAMES, card_name, parse_card
 from .errors import (
     IllegalActionError,
     NotationError,
@@ -17,11 +18,12 @@ from .errors import (
     RulesError,
     SetupError,
 )
-from .game import apply, apply_unchecked, is_bust, legal_actions, new_game
+from .game import apply, apply_unchecked, is_bust, legal_actions, new_game, to_act, why_illegal
 from .position import make_position, parse_position, position_text
+from .reasons import REASONS, Reason
 from .record import FORMAT, Record, load_record, record_of, replay, replay_states
 from .rules import EDITIONS, OPTIONS, OptionSpec, Rules, defaults, make_rules
-from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State
+from .state import CCW, CW, IN, OUT, OUT_OF_ROUND, Event, Setup, State, Status
 from .summary import summarize
 from .view import View, cards_drawn, state_from_view, view
 
@@ -39,6 +41,7 @@ __all__ = [
     "OUT",
     "OUT_OF_ROUND",
     "PLAY",
+    "REASONS",
     "Action",
     "Event",
     "IllegalActionError",
@@ -46,6 +49,7 @@ __all__ = [
     "Ono99Error",
     "OptionSpec",
     "PositionError",
+    "Reason",
     "Record",
     "RecordError",
     "Rules",
@@ -53,13 +57,13 @@ __all__ = [
     "Setup",
     "SetupError",
     "State",
+    "Status",
     "View",
     "apply",
     "apply_unchecked",
     "card_name",
     "cards_drawn",
     "defaults",
-    "display_name",
     "is_bust",
     "legal_actions",
     "load_record",
@@ -75,5 +79,7 @@ __all__ = [
     "replay_states",
     "state_from_view",
     "summarize",
+    "to_act",
     "view",
+    "why_illegal",
 ]  # fmt: skip

@@ -1,8 +1,8 @@
 """Cards (RULES.md §1, §3, N1).
 
 A card is a small int: its position in the canonical order of N1, so sorting card ids
-sorts hands canonically. Names are the notation of N1; ``display_name`` gives the words a
-player sees, which differ by edition (Play 2 / Double Play).
+sorts hands canonically. Names are the notation of N1; the words a player reads, which
+differ by language and edition (Play 2 / Double Play), are ``ono99.i18n.card_label``'s.
 """
 
 from __future__ import annotations
@@ -83,18 +83,3 @@ def counts(cards: Iterable[int]) -> list[int]:
     for card in cards:
         out[card] += 1
     return out
-
-
-def display_name(card: int, edition: str = "2022") -> str:
-    """The name a player reads on the card."""
-    if card <= 10:
-        return str(card)
-    if card == MINUS_TEN:
-        return "−10"
-    if card == REVERSE:
-        return "Reverse"
-    if card == PLAY2:
-        return "Double Play" if edition == "1980" else "Play 2"
-    if card == HOLD:
-        return "Hold"
-    return "ONO 99"

@@ -2,6 +2,14 @@
 care about "bad input" can catch ``ValueError``; each message is one line saying what was
 wrong."""
 
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .actions import Action
+
 
 class Ono99Error(ValueError):
     """Base class of every error the engine raises on bad input."""
@@ -40,8 +48,43 @@ class PositionError(Ono99Error):
 
 
 class IllegalActionError(Ono99Error):
-    """An action that the seat may not take in this state. The message says who tried
-    what, and why it is not allowed; the state is left as it was."""
+    """An action that the seat may not take in this state; the state is left as it was. The
+    message says who tried what, and why not; the same as data, for each interface to word in
+    its own language: ``seat`` and ``action`` (what was tried), ``code`` (a key of
+    ``engine.REASONS``, e.g. ``"too_high"``), ``rule`` (its RULES.md ID, e.g. ``"T1"``) and
+    ``params`` (public facts, e.g. ``{"card": "10", "total": 95, "after": 105,
+    "max_total": 98}``). The batch simulator, which does not say why, uses its own codes
+    (``sim.fast.batch``)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        seat: object,
+        action: Action | None,
+        code: str,
+        rule: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
+        self.code = code
+        self.rule = rule
+        self.params = params or {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The fields are keyword-only: spell them out, so that the error survives pickling
+        # (a tournament worker's error travels back to the parent process).
+        rebuild = partial(
+            IllegalActionError,
+            seat=self.seat,
+            action=self.action,
+            code=self.code,
+            rule=self.rule,
+            params=self.params,
+        )
+        return rebuild, (str(self),)
 
 
 class RecordError(Ono99Error):

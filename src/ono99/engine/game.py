@@ -1,8 +1,10 @@
 """Starting a game, its legal actions, and applying an action (RULES.md §2–§7).
 
 ``apply`` is the checked entry point: it raises ``IllegalActionError`` (who tried what,
-and why not) and leaves the state alone. ``apply_unchecked`` skips the checks for callers
-that only ever pass actions taken from ``legal_actions``.
+and why not, as a message and as data: ``reasons.py``) and leaves the state alone;
+``why_illegal`` gives the same answer without raising, from the state or the seat's view.
+``apply_unchecked`` skips the checks for callers that only ever pass actions taken from
+``legal_actions``.
 
 A transition copies the state into a mutable ``_Work``, runs the rules procedurally on it,
 and freezes the result. After every transition the automatic consequences (eliminations,
@@ -15,10 +17,12 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .actions import DISCARD, DRAW, PLAY, Action, parse_action
 from .cards import CARD_NAMES, CARD_POINTS, MINUS_TEN, ONO99, PLAY2, REVERSE, counts, parse_card
 from .errors import IllegalActionError, SetupError
+from .reasons import REASONS, english
 from .rules import Rules
 from .state import (
     CCW,
@@ -31,8 +35,12 @@ from .state import (
     Event,
     Setup,
     State,
+    Status,
     chain_append,
 )
+
+if TYPE_CHECKING:
+    from .view import View
 
 HAND_SIZE = 4
 
@@ -140,6 +148,18 @@ def _check_permutation(
 # --------------------------------------------------------------------------- legality
 
 
+def to_act(game: State | View) -> int | None:
+    """Who acts next: the seat that owes a draw (X2), which takes it before any card is
+    played, else the seat to play (T4); None once the game is over. A seat that owes a draw
+    and is also the seat to play (its second owed card, P1) may play instead and lose the
+    draw. The same answer from the full state and from any seat's view: it is public."""
+    if game.over:
+        return None
+    if game.owes_draw:
+        return game.owes_draw[0]
+    return game.to_play
+
+
 def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     """The actions ``seat`` (default: the seat to play) may take now, in canonical order
     (N4): plays in card order, then ``discard ono99``, then ``draw``."""
@@ -227,15 +247,9 @@ def apply(state: State, seat: int, action: Action | str) -> State:
     """The state after ``seat`` takes ``action``. Raises ``IllegalActionError`` (a
     ``ValueError``) if it may not; ``state`` itself is never changed."""
     action = parse_action(action)
-    if state.over:
-        raise IllegalActionError(f"seat {seat} tried {str(action)!r}, but the game is over")
-    n = state.rules.players
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise IllegalActionError(
-            f"{seat!r} tried {str(action)!r}, but seats are numbered 0 to {n - 1}"
-        )
-    if action not in legal_actions(state, seat):
-        raise IllegalActionError(_why_illegal(state, seat, action))
+    refusal = _refusal(state, seat, action)
+    if refusal is not None:
+        raise refusal
     return apply_unchecked(state, seat, action)
 
 
@@ -254,46 +268,86 @@ def apply_unchecked(state: State, seat: int, action: Action) -> State:
     return w.freeze()
 
 
-def _why_illegal(state: State, seat: int, action: Action) -> str:
-    tried = f"seat {seat} tried {str(action)!r}"
-    rules = state.rules
+# --------------------------------------------------------------------------- refusals
+
+
+def why_illegal(game: State | View, seat: int, action: Action | str) -> IllegalActionError | None:
+    """Why ``seat`` may not take ``action`` now: the ``IllegalActionError`` that ``apply``
+    would raise (returned, not raised), or None when the action is legal. ``game`` is the full
+    state or that seat's own view; the reasons use only what the seat sees (its hand and
+    public facts), through the same code, so both give the same answer."""
+    return _refusal(game, seat, parse_action(action))
+
+
+def _refusal(game: State | View, seat: int, action: Action) -> IllegalActionError | None:
+    if game.over:
+        return _illegal(seat, action, "game_over")
+    n = game.rules.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        return _illegal(seat, action, "no_such_seat", last_seat=n - 1)
+    if isinstance(game, State):
+        hand = game.hands[seat]
+        legal: Sequence[Action] = legal_actions(game, seat)
+    else:
+        if seat != game.seat or game.hand is None:
+            raise SetupError("seat", f"seat {game.seat!r}'s view cannot answer for seat {seat}")
+        hand, legal = game.hand, game.legal
+    if action in legal:
+        return None
+    code, params = _reason(game, seat, hand, action)
+    return _illegal(seat, action, code, **params)
+
+
+def _illegal(seat: object, action: Action, code: str, **params: Any) -> IllegalActionError:
+    message = english(seat, str(action), code, params)
+    return IllegalActionError(
+        message, seat=seat, action=action, code=code, rule=REASONS[code].rule, params=params
+    )
+
+
+def _reason(
+    game: State | View, seat: int, hand: tuple[int, ...], action: Action
+) -> tuple[str, dict[str, Any]]:
+    """The code and params of an illegal action of a seat in range, in a game not over."""
+    rules = game.rules
     if action is DRAW:
-        return f"{tried}, but owes no draw"
-    if seat != state.to_play:
-        return f"{tried}, but it is seat {state.to_play}'s turn"
-    hand = state.hands[seat]
+        return ("no_draw_owed" if rules.draw_penalty else "draw_automatic"), {}
+    if seat != game.to_play:
+        return "not_your_turn", {"to_play": game.to_play}
     card = action.card
     assert card is not None
     if action is DISCARD:
         if not rules.four_ono99_discard:
-            return f"{tried}, but these rules have no four-ONO-99 discard (K7)"
-        return f"{tried}, but holds {hand.count(ONO99)} ONO 99 cards, not four (K7)"
+            return "no_discard_rule", {}
+        return "discard_needs_four", {"ono99s": hand.count(ONO99)}
+    name = CARD_NAMES[card]
     if card not in hand:
-        return f"{tried}, but has no {CARD_NAMES[card]!r} in hand"
+        return "not_in_hand", {"card": name}
     if rules.four_ono99_discard and hand.count(ONO99) >= 4:
-        return f"{tried}, but with four ONO 99s the only legal action is 'discard ono99' (K7)"
-    if seat in state.owes_draw and not playable_cards(
-        rules, hand, state.total, state.owed, state.ono99_played
-    ):
-        return f"{tried}, but no card is playable at total {state.total}: draw first (X2)"
-    total = state.total
+        return "must_discard", {}
+    total = game.total
+    fits = playable_cards(rules, hand, total, game.owed, game.ono99_played)
+    owes = seat in game.owes_draw
+    if owes and not fits:
+        return "must_draw", {"total": total}
     if card == ONO99:
-        if rules.match == "points" and is_bust(state, action):
-            return f"{tried}: an ONO 99 cannot be played, even as a bust (M3)"
+        if rules.match == "points" and not owes and not fits:
+            return "ono99_no_bust", {}  # M3: any card but an ONO 99 may bust
         if not rules.ono99_on_tens:
-            return f"{tried}, but an ONO 99 can never be played (K6)"
-        if state.ono99_played:
-            return f"{tried}, but only one ONO 99 may be played per turn (X3)"
-        return f"{tried}, but an ONO 99 needs a total ending in 0, and the total is {total} (X3)"
-    if card == PLAY2 and state.owed == 2 and not rules.play2_deflects_play2:
-        return f"{tried}, but it may not be the first of two owed cards (P4)"
+            return "ono99_never", {}
+        if game.ono99_played:
+            return "one_ono99_per_turn", {}
+        return "ono99_needs_tens", {"total": total}
+    if card == PLAY2 and game.owed == 2 and not rules.play2_deflects_play2:
+        return "play2_not_first", {"card": name}
     if card <= 10:
         after = total + card
     elif card == MINUS_TEN:
         after = total - 10 if rules.negative_totals else max(0, total - 10)
     else:
         after = total
-    return f"{tried} at total {total}, but that makes {after}, above {rules.max_total} (T1)"
+    code = "already_over" if after == total else "too_high"
+    return code, {"card": name, "total": total, "after": after, "max_total": rules.max_total}
 
 
 # --------------------------------------------------------------------------- transitions
@@ -318,7 +372,7 @@ class _Work:
     pile: tuple[int, ...]
     pile_pos: int
     discard: tuple[int, ...]
-    status: list[int]
+    status: list[Status]
     out: tuple[int, ...]
     out_of_round: tuple[int, ...]
     tokens: list[int] | None
@@ -672,4 +726,6 @@ __all__ = [
     "is_bust",
     "legal_actions",
     "new_game",
+    "to_act",
+    "why_illegal",
 ]

@@ -37,7 +37,7 @@ from .cards import CARD_NAMES, NUM_CARD_KINDS
 from .errors import PositionError, RulesError, SetupError
 from .game import HAND_SIZE, _card_ids, _check_permutation, _to_play_actions
 from .rules import OPTIONS, Rules, make_rules
-from .state import CCW, CW, EMPTY_CHAIN, IN, OUT, OUT_OF_ROUND, STATUS_NAMES, Setup, State
+from .state import CCW, CW, EMPTY_CHAIN, IN, OUT, OUT_OF_ROUND, Setup, State, Status
 
 FIELDS = (
     "rules", "round", "dealer", "total", "direction", "to_play", "owed", "ono99_played", "hands",
@@ -47,7 +47,7 @@ FIELDS = (
 _SPECS = {spec.name: spec for spec in OPTIONS}
 _DIRECTIONS = {"cw": CW, "ccw": CCW}
 _INT = re.compile(r"-?[0-9]+")
-_STATUS = {name: code for code, name in enumerate(STATUS_NAMES)}
+_STATUS = {status.value: status for status in Status}
 _CARD_IDS: dict[object, int] = {name: card for card, name in enumerate(CARD_NAMES)}
 
 Cards = Sequence[int | str]
@@ -71,7 +71,7 @@ def position_text(state: State) -> str:
         "hands": " / ".join(_cards(h) for h in state.hands),
         "pile": _cards(state.pile[state.pile_pos :]),
         "discard": _cards(state.discard),
-        "status": ",".join(STATUS_NAMES[s] for s in state.status),
+        "status": ",".join(s.value for s in state.status),
         "out": _ints(state.out),
         "out_of_round": _ints(state.out_of_round),
         "tokens": _ints(state.tokens or ()),
@@ -228,7 +228,7 @@ def make_position(
     to_play: int | None = 0,
     owed: int = 1,
     ono99_played: bool = False,
-    status: Sequence[int] | None = None,
+    status: Sequence[Status | str] | None = None,
     out: Sequence[int] = (),
     out_of_round: Sequence[int] = (),
     tokens: Sequence[int] | None = None,
@@ -264,10 +264,11 @@ def make_position(
     _check(isinstance(round, int) and round >= 1, "round", f"must be 1 or more, not {round!r}")
     _seat(dealer, n, "dealer")
     _check(direction in (CW, CCW), "direction", f"must be cw or ccw, not {direction!r}")
-    status_codes = tuple([IN] * n if status is None else status)
-    _check(len(status_codes) == n, "status", f"must give {n} seats, not {len(status_codes)}")
-    for code in status_codes:
+    given = [IN] * n if status is None else list(status)
+    _check(len(given) == n, "status", f"must give {n} seats, not {len(given)}")
+    for code in given:
         _check(code in (IN, OUT, OUT_OF_ROUND), "status", f"{code!r} is not a status")
+    status_codes = tuple(Status(code) for code in given)
     _seats(out, n, "out")
     _seats(out_of_round, n, "out_of_round")
     _seats(owes_draw, n, "owes_draw")

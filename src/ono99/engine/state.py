@@ -7,16 +7,29 @@ records and referees may hold it. Everyone else gets a ``View`` (``view.py``).
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .actions import Action
 from .rules import Rules
 
-# A seat's status.
-IN = 0  # in the game and, under points scoring, in the current round
-OUT = 1  # out of the game (eliminated, tokens lost, or over the target)
-OUT_OF_ROUND = 2  # points scoring: out of the current round only
-STATUS_NAMES = ("in", "out", "out_of_round")
+
+class Status(StrEnum):
+    """A seat's status, the same value in the state, in every view and in JSON: its text
+    ("in", "out", "out_of_round") is the public form, and ``code`` its number for arrays."""
+
+    IN = "in"  # in the game and, under points scoring, in the current round
+    OUT = "out"  # out of the game (eliminated, tokens lost, or over the target)
+    OUT_OF_ROUND = "out_of_round"  # points scoring: out of the current round only
+
+    @property
+    def code(self) -> int:
+        """0, 1 or 2, in the order above: the batch simulator's and the RL encoding's."""
+        return _STATUS_CODES[self]
+
+
+_STATUS_CODES = {status: code for code, status in enumerate(Status)}
+IN, OUT, OUT_OF_ROUND = Status.IN, Status.OUT, Status.OUT_OF_ROUND
 
 CW, CCW = 1, -1
 
@@ -61,7 +74,7 @@ class State(NamedTuple):
     pile: tuple[int, ...]  # the draw pile, top first, from index pile_pos
     pile_pos: int
     discard: tuple[int, ...]  # the discard pile, oldest first
-    status: tuple[int, ...]  # IN, OUT or OUT_OF_ROUND per seat
+    status: tuple[Status, ...]  # per seat
     out: tuple[int, ...]  # seats out of the game, in the order they left
     out_of_round: tuple[int, ...]
     tokens: tuple[int, ...] | None

@@ -27,18 +27,17 @@ from .rules import Rules
 from .state import (
     EMPTY_CHAIN,
     OUT,
-    STATUS_NAMES,
     Chain,
     Event,
     Setup,
     State,
+    Status,
     chain_append,
     chain_items,
     chain_len,
 )
 
 _SECOND_CARD_WINDOW = 8
-_STATUS_CODES = {name: code for code, name in enumerate(STATUS_NAMES)}
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ class View:
     ono99_played: bool
     hand: tuple[int, ...] | None  # the seat's own hand; None for a spectator
     hand_sizes: tuple[int, ...]
-    status: tuple[str, ...]  # "in", "out" or "out_of_round" per seat
+    status: tuple[Status, ...]  # per seat, as in the state
     laid_down: tuple[tuple[int, ...], ...]  # hands laid face up by eliminated players (E1)
     tokens: tuple[int, ...] | None
     scores: tuple[int, ...] | None
@@ -122,7 +121,7 @@ class View:
             known=known,
             hidden=hidden,
             unseen=tuple(unseen),
-            status=tuple(_STATUS_CODES[name] for name in self.status),
+            status=tuple(self.status),
             history=history,
             moves=moves,
             reshuffles=reshuffles,
@@ -163,7 +162,7 @@ class _Public(NamedTuple):
     known: tuple[tuple[int, ...], ...]  # per seat: its hand if the view shows it, else ()
     hidden: tuple[int, ...]  # the seats whose hands the view hides
     unseen: tuple[int, ...]  # how many of each card kind the view hides
-    status: tuple[int, ...]
+    status: tuple[Status, ...]
     history: Chain  # the actions, rebuilt from the public events
     moves: int
     reshuffles: int
@@ -190,7 +189,7 @@ def view(state: State, seat: int | None = None) -> View:
         ono99_played=state.ono99_played,
         hand=None if seat is None else state.hands[seat],
         hand_sizes=tuple(len(h) for h in state.hands),
-        status=tuple(STATUS_NAMES[st] for st in state.status),
+        status=state.status,
         laid_down=tuple(
             h if laid and st == OUT else () for h, st in zip(state.hands, state.status, strict=True)
         ),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from gymnasium.envs.registration import register, registry
 
 from . import pettingzoo_env
-from .core import ILLEGAL, LOSS, NUM_ACTIONS, WIN, outcome
+from .core import ILLEGAL, LOSS, NUM_ACTIONS, WIN, final_reward
 from .gym_env import Ono99Env
 from .pettingzoo_env import Ono99AECEnv, raw_env
 
@@ -32,7 +32,7 @@ __all__ = [
     "WIN",
     "Ono99AECEnv",
     "Ono99Env",
-    "outcome",
+    "final_reward",
     "pettingzoo_env",
     "raw_env",
 ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import ALL_ACTIONS, DISCARD, DRAW, OUT, State, View
-from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE, display_name
-from ..sim import next_actor
+from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from ..i18n import card_label
 
 NUM_ACTIONS = len(ALL_ACTIONS)
 WIN = 1.0  # shared among tied winners: each of k winners gets WIN / k
@@ -29,11 +29,6 @@ def action_index(action: object) -> int | None:
     return index if 0 <= index < NUM_ACTIONS else None
 
 
-def acting_seat(state: State) -> int | None:
-    """The seat asked for the next action (a seat owing a draw first), None once over."""
-    return None if state.over else next_actor(state)
-
-
 def action_mask(v: View, acting: bool) -> np.ndarray:
     """An int8 mask of the 18 actions: this seat's legal actions if it is the seat asked now."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -43,7 +38,7 @@ def action_mask(v: View, acting: bool) -> np.ndarray:
     return mask
 
 
-def outcome(state: State, seat: int) -> float:
+def final_reward(state: State, seat: int) -> float:
     """The reward a seat's episode ends with: WIN / k for each of k winners, LOSS for a seat
     out of the game (no seat that leaves before the end can win), 0 while still playing."""
     if state.over:
@@ -52,7 +47,8 @@ def outcome(state: State, seat: int) -> float:
 
 
 def render_text(v: View) -> str:
-    """A few plain lines describing a view (a spectator's, or a seat's with its hand)."""
+    """A few plain lines describing a view (a spectator's, or a seat's with its hand), in
+    English (card names from the English catalog)."""
     edition = v.rules.edition
     n = v.rules.players
     if v.over:
@@ -68,10 +64,10 @@ def render_text(v: View) -> str:
         parts = [f"seat {s}{' (you)' if s == v.seat else ''}: {v.status[s]}",
                  f"{v.hand_sizes[s]} cards"]  # fmt: skip
         if s == v.seat and v.hand is not None:
-            parts.append("[" + ", ".join(display_name(c, edition) for c in v.hand) + "]")
+            parts.append("[" + ", ".join(card_label(c, edition) for c in v.hand) + "]")
         if v.laid_down[s]:
             parts.append(
-                "laid down [" + ", ".join(display_name(c, edition) for c in v.laid_down[s]) + "]"
+                "laid down [" + ", ".join(card_label(c, edition) for c in v.laid_down[s]) + "]"
             )
         if v.tokens is not None:
             parts.append(f"tokens {v.tokens[s]}")
@@ -85,7 +81,7 @@ def render_text(v: View) -> str:
         e = plays[-1]
         assert e.card is not None
         verb = "laid down four" if e.kind == "discard" else "played"
-        lines.append(f"last: seat {e.seat} {verb} {display_name(e.card, edition)} → {e.total}")
+        lines.append(f"last: seat {e.seat} {verb} {card_label(e.card, edition)} → {e.total}")
     return "\n".join(lines) + "\n"
 
 

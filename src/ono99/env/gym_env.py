@@ -23,9 +23,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..engine import ALL_ACTIONS, OUT, Rules, State, apply, make_rules, new_game, view
+from ..engine import ALL_ACTIONS, OUT, Rules, State, apply, make_rules, new_game, to_act, view
 from ..features import encode, observation_bounds
-from .core import ILLEGAL, NUM_ACTIONS, acting_seat, action_index, action_mask, outcome
+from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
 from .core import render_text as _render_text
 
 Opponent = str | Bot
@@ -108,7 +108,7 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
         game = self.game = self._play_opponents(apply(game, self.seat, ALL_ACTIONS[index]))
         terminated = game.over or game.status[self.seat] == OUT
         self._done = terminated
-        reward = outcome(game, self.seat) if terminated else 0.0
+        reward = final_reward(game, self.seat) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, terminated, False, self._info()
@@ -157,7 +157,7 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
     def _play_opponents(self, game: State) -> State:
         """Let the bots act until the learner is asked, is out of the game, or it is over."""
         while not game.over and game.status[self.seat] != OUT:
-            actor = acting_seat(game)
+            actor = to_act(game)
             if actor == self.seat or actor is None:
                 break
             bot = self._bots[actor]
@@ -168,7 +168,7 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
     def _mask(self) -> np.ndarray:
         game = self._game()
         v = view(game, self.seat)
-        return action_mask(v, not self._done and acting_seat(game) == self.seat)
+        return action_mask(v, not self._done and to_act(game) == self.seat)
 
     def _observation(self) -> np.ndarray:
         return encode(view(self._game(), self.seat))

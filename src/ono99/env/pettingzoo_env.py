@@ -2,7 +2,7 @@
 
 ``env(edition, render_mode=None, **options)`` is the wrapped environment (order enforcing);
 ``raw_env(...)`` the bare one. Agents are ``player_0`` … ``player_{n-1}``, one per seat. The
-agent to act is the seat the engine asks next (``ono99.sim.next_actor``): a seat owing a draw
+agent to act is the seat the engine asks next (``ono99.engine.to_act``): a seat owing a draw
 under the draw penalty (X2) first, else the seat to play. The episode is the whole match: a
 single game, or every round of a tokens or points match.
 
@@ -36,10 +36,11 @@ from ..engine import (
     legal_actions,
     make_rules,
     new_game,
+    to_act,
     view,
 )
 from ..features import encode, observation_bounds
-from .core import ILLEGAL, NUM_ACTIONS, acting_seat, action_index, action_mask, outcome
+from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
 from .core import render_text as _render_text
 
 Obs = dict[str, np.ndarray]
@@ -114,7 +115,7 @@ class Ono99AECEnv(AECEnv[str, Obs, int | None]):
         game = self._game()
         seat = self.agent_name_mapping[agent]
         v = view(game, seat)
-        acting = not self._illegal and acting_seat(game) == seat
+        acting = not self._illegal and to_act(game) == seat
         return {"observation": encode(v), "action_mask": action_mask(v, acting)}
 
     def step(self, action: int | None) -> None:
@@ -127,7 +128,7 @@ class Ono99AECEnv(AECEnv[str, Obs, int | None]):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         index = action_index(action)
-        legal = {a.index for a in legal_actions(game, seat)} if acting_seat(game) == seat else set()
+        legal = {a.index for a in legal_actions(game, seat)} if to_act(game) == seat else set()
         if index is None or index not in legal:
             self._illegal = True
             self.rewards[agent] = self.illegal_reward
@@ -139,7 +140,7 @@ class Ono99AECEnv(AECEnv[str, Obs, int | None]):
                 s = self.agent_name_mapping[a]
                 if game.over or game.status[s] == OUT:
                     self.terminations[a] = True
-                    self.rewards[a] = outcome(game, s)
+                    self.rewards[a] = final_reward(game, s)
             self._select()
         self._accumulate_rewards()
         self._deads_step_first()
@@ -175,7 +176,7 @@ class Ono99AECEnv(AECEnv[str, Obs, int | None]):
                 return game
 
     def _select(self) -> None:
-        seat = acting_seat(self._game())
+        seat = to_act(self._game())
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 

@@ -18,7 +18,7 @@ The API follows Gymnasium's vector environments with same-step auto-reset, witho
 Gymnasium: ``reset(seed) -> (obs, info)`` and ``step(actions) -> (obs, reward, terminated,
 truncated, info)`` with ``obs`` float32 (B, 173), ``info["action_mask"]`` bool (B, 18) and
 ``info["seat"]`` the learner's seat per game. When ``terminated[i]`` is set, ``reward[i]`` is the
-learner's outcome (+1/k for one of k winners, −1 otherwise, as in ``docs/rl.md``) and ``obs[i]``
+learner's reward (+1/k for one of k winners, −1 otherwise, as in ``docs/rl.md``) and ``obs[i]``
 is already the first observation of the next match in that slot. The learner's episode ends when
 its match ends or when the learner leaves the game (its loss is then certain); the opponents finish
 that match on their own before the slot starts a new one. Rewards are 0 on every other step.
@@ -36,6 +36,8 @@ from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, NUM_CARD_KINDS, ONO99, 
 from ..engine.state import OUT
 from ..features import ABSENT, NUM_ACTIONS, OBS_SIZE, SEATS, Public, encode_public
 from ..sim.fast import Deal, FastBatch
+
+_OUT = OUT.code  # the batch simulator's status arrays hold the codes
 
 OPPONENTS = ("greedy", "random")
 _DISCARD = 16
@@ -68,7 +70,7 @@ def public_of_batch(
     sizes_abs = (hands[:, :n, :] >= 0).sum(axis=2)
     laid = np.zeros((b, NUM_CARD_KINDS), dtype=np.int64)
     if rules.match == "single":
-        others_out = (status_abs == OUT) & (np.arange(n)[None, :] != obs[:, None])
+        others_out = (status_abs == _OUT) & (np.arange(n)[None, :] != obs[:, None])
         laid = (counts * others_out[:, :, None]).sum(axis=1)
     zeros = np.zeros((b, SEATS), dtype=np.int64)
     return Public(
@@ -240,7 +242,7 @@ class VectorEnv:
             self.seats[ended] = self._rng.integers(0, self.rules.players, k)
             self._ghost[ended] = False
             self._acted[ended] = False
-        left = ~ended & ~self._ghost & (g["status"][rows, self.seats] == OUT)
+        left = ~ended & ~self._ghost & (g["status"][rows, self.seats] == _OUT)
         if left.any():
             pay = left & self._acted
             reward[pay] = -1.0

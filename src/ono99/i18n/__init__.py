@@ -1,7 +1,7 @@
 """ono99 in six languages: gettext catalogs (via Babel), language choice, the rules pages.
 
 The engine never speaks a language; the terminal game and the browser client turn its
-events into sentences here, each for its own reader.
+events, card names and refusals into sentences here, each for its own reader (``words.py``).
 """
 
 from .catalog import Translator, fill, load_catalog, translator
@@ -14,17 +14,21 @@ from .languages import (
     parse_language,
 )
 from .rules import rules_markdown
+from .words import card_label, cards_text, refusal_text
 
 __all__ = [
     "DEFAULT",
     "LANGUAGES",
     "Translator",
     "UnknownLanguageError",
+    "card_label",
+    "cards_text",
     "fill",
     "from_accept_language",
     "from_environment",
     "load_catalog",
     "parse_language",
+    "refusal_text",
     "rules_markdown",
     "translator",
 ]

@@ -137,8 +137,8 @@ async def join_table(request: Request) -> Response:
         table = hub.get(code)
         if table is None:
             raise SessionError("not_found", "there is no such table")
-        seat, token, outcome = table.join(data.get("name"), hub.now())
-        hub.commit(table, outcome)
+        seat, token, effects = table.join(data.get("name"), hub.now())
+        hub.commit(table, effects)
     except SessionError as exc:
         return error_response(exc)
     return JSONResponse({"code": code, "seat": seat, "host": False, "token": token})

@@ -19,11 +19,11 @@ from ..session import (
     PLAYING,
     ActionTaken,
     Command,
+    Effects,
     GameFinished,
     GameStarted,
     Identity,
     Move,
-    Outcome,
     Seat,
     SeatChanged,
     SessionError,
@@ -118,8 +118,8 @@ class Hub:
         code = new_code()
         while code in self.tables or self.store.load_table(code) is not None:
             code = new_code()  # about 2**-59 per try: for form's sake
-        table, token, who, outcome = Table.create(code, config, name, self.settings)
-        self._store(table, outcome.changes)
+        table, token, who, effects = Table.create(code, config, name, self.settings)
+        self._store(table, effects.changes)
         self.tables[code] = table
         return table, token, who
 
@@ -140,11 +140,11 @@ class Hub:
                 }
             )
         )
-        outcome = table.connect(who, now)
+        effects = table.connect(who, now)
         sub.send(dumps(table.table_message(now)))
         sub.send(dumps(table.state_message(who.seat, now)))
         self.pubsub.subscribe(channel(table.code, who.seat), sub)
-        self.commit(table, outcome)
+        self.commit(table, effects)
 
     def detach(self, table: Table, who: Identity, sub: Subscriber) -> None:
         self.pubsub.unsubscribe(channel(table.code, who.seat), sub)
@@ -168,30 +168,30 @@ class Hub:
             return
         if cmd.type == "act":
             assert cmd.action is not None
-            outcome = table.act(who, cmd.action, cmd.moves, now)
+            effects = table.act(who, cmd.action, cmd.moves, now)
         elif cmd.type == "start":
-            outcome = table.start(who, now)
+            effects = table.start(who, now)
         elif cmd.type == "again":
-            outcome = table.again(who, now)
+            effects = table.again(who, now)
         elif cmd.type == "seat":
             assert cmd.seat is not None and cmd.kind is not None
-            outcome = table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
+            effects = table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
         else:
             raise SessionError("bad_request", f"{cmd.type!r} is only the first message")
-        self.commit(table, outcome)
+        self.commit(table, effects)
 
     # ---------------------------------------------------------------- the one path
 
-    def commit(self, table: Table, outcome: Outcome) -> None:
+    def commit(self, table: Table, effects: Effects) -> None:
         """Store what changed, then announce it, then set the table's next wake-up."""
-        if outcome.changes:
+        if effects.changes:
             try:
-                self._store(table, outcome.changes)
+                self._store(table, effects.changes)
             except Exception:
                 log.exception("table %s: could not store a change; reloading it", table.code)
                 self._reload(table)
                 raise SessionError("server_error", "the server could not save that") from None
-        self._announce(table, outcome)
+        self._announce(table, effects)
         self._reschedule(table)
 
     def _store(self, table: Table, changes: list[Change]) -> None:
@@ -213,7 +213,7 @@ class Hub:
         self.tables.pop(table.code, None)
         fresh = self.get(table.code)
         if fresh is not None:
-            self._announce(fresh, Outcome(table=True, snapshot=True))
+            self._announce(fresh, Effects(table=True, snapshot=True))
 
     def audiences(self, table: Table) -> list[int | None]:
         """The seats (and None for spectators) that have a connection listening."""
@@ -225,19 +225,19 @@ class Hub:
             out.append(None)
         return out
 
-    def _announce(self, table: Table, outcome: Outcome) -> None:
+    def _announce(self, table: Table, effects: Effects) -> None:
         audiences = self.audiences(table)
         if not audiences:
             return
         now = self.now()
         code = table.code
-        if outcome.snapshot:
+        if effects.snapshot:
             for a in audiences:
                 self.pubsub.publish(channel(code, a), dumps(table.state_message(a, now)))
-        elif outcome.step is not None:
-            for a, message in table.update_messages(outcome.step, audiences, now).items():
+        elif effects.step is not None:
+            for a, message in table.update_messages(effects.step, audiences, now).items():
                 self.pubsub.publish(channel(code, a), dumps(message))
-        if outcome.table:
+        if effects.table:
             text = dumps(table.table_message(now))
             for a in audiences:
                 self.pubsub.publish(channel(code, a), text)

@@ -20,7 +20,7 @@ from ..engine import (
     replay_states,
     view,
 )
-from ..engine.state import STATUS_NAMES, State
+from ..engine.state import State
 from .errors import SessionError
 
 
@@ -102,7 +102,7 @@ def full_state(state: State) -> dict[str, Any]:
         "owed": state.owed,
         "second_card": view(state).second_card,
         "hands": [cards(h) for h in state.hands],
-        "status": [STATUS_NAMES[s] for s in state.status],
+        "status": list(state.status),
         "tokens": None if state.tokens is None else list(state.tokens),
         "scores": None if state.scores is None else list(state.scores),
         "owes_draw": list(state.owes_draw),

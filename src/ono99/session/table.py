@@ -1,7 +1,7 @@
 """One table: its seats, its current game, and every command a connection can send.
 
 The core of the multiplayer server, with no I/O: each command takes the time ``now`` (any
-monotonic clock, in seconds) and returns an ``Outcome`` — the changes the caller must store
+monotonic clock, in seconds) and returns an ``Effects`` — the changes the caller must store
 *before* it announces anything, and what to announce. Bots do not move by themselves: the
 table says when a move is due (``next_deadline``, ``pending_move``), the caller asks the bot
 (perhaps on another thread) and hands the choice back (``complete``).
@@ -147,13 +147,15 @@ class Step(NamedTuple):
 
 
 @dataclass
-class Outcome:
+class Effects:
+    """What a command did: the changes to store, then what to announce."""
+
     changes: list[Change] = field(default_factory=list)
     table: bool = False  # seats, phase or timers changed: announce the table
     snapshot: bool = False  # a new game: send everyone a full state
     step: Step | None = None  # an action: send everyone an update
 
-    def merge(self, other: Outcome) -> Outcome:
+    def merge(self, other: Effects) -> Effects:
         self.changes += other.changes
         self.table |= other.table
         self.snapshot |= other.snapshot
@@ -211,7 +213,7 @@ class Table:
     @classmethod
     def create(
         cls, code: str, config: TableConfig, creator: str | None, settings: Settings
-    ) -> tuple[Table, str, Identity, Outcome]:
+    ) -> tuple[Table, str, Identity, Effects]:
         """A new table in its lobby. The creator hosts it and sits in the first human seat
         (or watches, when every seat is a bot). Returns the creator's token."""
         token = new_token()
@@ -230,7 +232,7 @@ class Table:
         table = cls(code, config, hashed, seats, settings)
         changes: list[Change] = [TableCreated(code, json.dumps(config.to_json()), hashed)]
         changes += [table._seat_change(s) for s in seats]
-        return table, token, Identity(host_seat, True), Outcome(changes, table=True)
+        return table, token, Identity(host_seat, True), Effects(changes, table=True)
 
     @classmethod
     def restore(
@@ -275,31 +277,31 @@ class Table:
             raise SessionError("bad_token", "this link does not hold a seat at this table")
         return Identity(seat, host)
 
-    def connect(self, who: Identity, now: float) -> Outcome:
+    def connect(self, who: Identity, now: float) -> Effects:
         if who.seat is None:
-            return Outcome()
+            return Effects()
         seat = self.seats[who.seat]
         seat.connections += 1
         if seat.connections > 1:
-            return Outcome()
+            return Effects()
         seat.grace_deadline = None
         seat.away = False
         self._schedule(now)
-        return Outcome(table=True)
+        return Effects(table=True)
 
-    def disconnect(self, who: Identity, now: float) -> Outcome:
+    def disconnect(self, who: Identity, now: float) -> Effects:
         if who.seat is None:
-            return Outcome()
+            return Effects()
         seat = self.seats[who.seat]
         seat.connections = max(0, seat.connections - 1)
         if seat.connections:
-            return Outcome()
+            return Effects()
         self._schedule(now)
-        return Outcome(table=True)
+        return Effects(table=True)
 
     # ---------------------------------------------------------------- the lobby
 
-    def join(self, name: Any, now: float) -> tuple[int, str, Outcome]:
+    def join(self, name: Any, now: float) -> tuple[int, str, Effects]:
         """Take the first open seat; returns the seat and its token.
 
         Two people at a table never share a name (``same_name``: case, spacing and accents
@@ -334,11 +336,11 @@ class Table:
             if bot.kind == BOT and bot.name is not None and same_name(bot.name, name):
                 bot.name = _BotNames({s.name for s in self.seats if s.name}).next()
                 changes.append(self._seat_change(bot))
-        return seat.index, token, Outcome(changes, table=True)
+        return seat.index, token, Effects(changes, table=True)
 
     def set_seat(
         self, who: Identity, index: int, kind: str, bot: str | None, now: float
-    ) -> Outcome:
+    ) -> Effects:
         """The host makes a seat a bot, or opens it for a person (before the game)."""
         self._host_only(who)
         if self.phase != LOBBY:
@@ -359,9 +361,9 @@ class Table:
         else:
             seat.kind, seat.bot, seat.name = HUMAN, None, None
         seat.token_hash = None
-        return Outcome([self._seat_change(seat)], table=True)
+        return Effects([self._seat_change(seat)], table=True)
 
-    def start(self, who: Identity, now: float) -> Outcome:
+    def start(self, who: Identity, now: float) -> Effects:
         self._host_only(who)
         if self.phase != LOBBY:
             raise SessionError("started", "the game has already started")
@@ -372,7 +374,7 @@ class Table:
             )
         return self._new_game(now)
 
-    def again(self, who: Identity, now: float) -> Outcome:
+    def again(self, who: Identity, now: float) -> Effects:
         """Play again: a new game at the same table, same seats, a new shuffle."""
         self._host_only(who)
         if self.phase != OVER:
@@ -381,7 +383,7 @@ class Table:
 
     # ---------------------------------------------------------------- playing
 
-    def act(self, who: Identity, text: str, moves: int | None, now: float) -> Outcome:
+    def act(self, who: Identity, text: str, moves: int | None, now: float) -> Effects:
         """A person's action. Refused (``SessionError``, nothing changed) when it is not
         theirs to take; ``moves``, when given, must be the number of actions they have seen."""
         if who.seat is None:
@@ -397,21 +399,14 @@ class Table:
             action = parse_action(text)
         except NotationError as exc:
             raise SessionError("bad_action", str(exc)) from None
-        if (
-            who.seat != state.to_play
-            and action is not DRAW
-            and action not in legal_actions(state, who.seat)
-        ):
-            raise SessionError(
-                "not_your_turn",
-                f"seat {who.seat} tried {str(action)!r}, but it is seat {state.to_play}'s turn",
-                action=str(action),
-                to_play=state.to_play,
-            )
         try:
             return self._apply(who.seat, action, "seat", now)
         except IllegalActionError as exc:
-            raise SessionError("illegal", str(exc), action=str(action)) from None
+            # The engine's reason, as data for the client to word (illegal.<reason>).
+            why = {"action": str(action), "reason": exc.code, "rule": exc.rule, **exc.params}
+            if exc.code == "not_your_turn":
+                raise SessionError("not_your_turn", str(exc), **why) from None
+            raise SessionError("illegal", str(exc), **why) from None
 
     def pending_move(self, now: float) -> Move | None:
         """The bot move that is due now, if any; the seat counts as thinking until
@@ -439,7 +434,7 @@ class Table:
         bot = self._bots[seat] if by == "bot" else self._stand_in(seat)
         return Move(seat, by, bot, view(self.state, seat), self.game, self.state.moves)
 
-    def complete(self, move: Move, action: Action, now: float) -> Outcome:
+    def complete(self, move: Move, action: Action, now: float) -> Effects:
         """Play the action a bot chose for ``move``; nothing happens when the game moved
         on meanwhile (the move is asked again if still due)."""
         self._thinking.discard(move.seat)
@@ -454,32 +449,32 @@ class Table:
             )
         ):
             self._schedule(now)
-            return Outcome()
+            return Effects()
         if action not in legal_actions(state, move.seat):
             action = legal_actions(state, move.seat)[0]  # a bot's mistake must not stop play
-        outcome = self._apply(move.seat, action, move.by, now)
+        effects = self._apply(move.seat, action, move.by, now)
         after = self.state
         assert after is not None
         if move.by == "timer" and self.phase == PLAYING and after.to_play == move.seat:
             self.turn_deadline = now + self.settings.bot_delay  # it finishes the turn
-        return outcome
+        return effects
 
     def abandon(self, move: Move, now: float) -> None:
         """The bot could not choose (it raised): ask again later."""
         self._thinking.discard(move.seat)
         self._due[move.seat] = now + max(self.settings.bot_delay, 0.1)
 
-    def expire(self, now: float) -> Outcome:
+    def expire(self, now: float) -> Effects:
         """Grace periods that ran out: the stand-in takes over those seats."""
-        outcome = Outcome()
+        effects = Effects()
         for seat in self.seats:
             if seat.grace_deadline is not None and seat.grace_deadline <= now:
                 seat.grace_deadline = None
                 seat.away = True
-                outcome.table = True
-        if outcome.table:
+                effects.table = True
+        if effects.table:
             self._schedule(now)
-        return outcome
+        return effects
 
     def next_deadline(self) -> float | None:
         """When something will next be due: a bot's move, a turn timer, a grace period."""
@@ -590,7 +585,7 @@ class Table:
             bot = self._stand_ins[seat] = make_bot(self.settings.stand_in, secrets.randbits(63))
         return bot
 
-    def _new_game(self, now: float) -> Outcome:
+    def _new_game(self, now: float) -> Effects:
         seed = new_seed()
         self.game += 1
         self.state = new_game(self.rules, seed)
@@ -606,9 +601,9 @@ class Table:
             self.phase = OVER
             changes.append(GameFinished(self.game, self.record_json()))
         self._schedule(now)
-        return Outcome(changes, table=True, snapshot=True)
+        return Effects(changes, table=True, snapshot=True)
 
-    def _apply(self, seat: int, action: Action, by: str, now: float) -> Outcome:
+    def _apply(self, seat: int, action: Action, by: str, now: float) -> Effects:
         assert self.state is not None
         before = self.state
         self.state = apply(before, seat, action)
@@ -621,7 +616,7 @@ class Table:
             changes.append(GameFinished(self.game, self.record_json()))
             table = True
         self._schedule(now)
-        return Outcome(changes, table=table, step=Step(seat, str(action), by, before.event_count))
+        return Effects(changes, table=table, step=Step(seat, str(action), by, before.event_count))
 
     def _schedule(self, now: float) -> None:
         """Bring the timers in line with the state: who moves when."""

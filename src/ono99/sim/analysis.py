@@ -28,11 +28,11 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, cast
 
 from ..bots import BOTS, Bot
-from ..engine import Event, State, defaults, make_rules
+from ..engine import Event, State, defaults, make_rules, to_act
 from ..engine.cards import CARD_NAMES, DECK_COUNTS
 from . import costs
 from .costs import game_seconds
-from .driver import next_actor, play_game
+from .driver import play_game
 from .stats import mean_interval, wilson_interval
 from .workers import context as workers_context
 from .workers import ignore_sigint, sigint_held
@@ -639,8 +639,8 @@ class _HandWatcher:
                 for card in set(hand):
                     c.held_out[card] += 1
         if not state.over and state.total >= self.threshold:
-            seat = next_actor(state)
-            if seat == state.to_play:
+            seat = to_act(state)
+            if seat is not None and seat == state.to_play:
                 c.danger_hands += 1
                 for card in set(state.hands[seat]):
                     c.held_danger[card] += 1

@@ -1,21 +1,12 @@
-"""Playing games between bots: who acts next, and a whole game from a seed."""
+"""Playing games between bots: a whole game from a seed (the engine's ``to_act`` says who
+acts next)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from ..bots import Bot
-from ..engine import Rules, State, apply, new_game, view
-
-
-def next_actor(state: State) -> int:
-    """The seat to ask for an action: a seat still owing a draw (X2) is asked before the
-    next card is played; otherwise the seat to play. A seat owing a draw that is also the
-    seat to play (its second owed card) may choose to play first and lose the draw."""
-    if state.owes_draw:
-        return state.owes_draw[0]
-    assert state.to_play is not None
-    return state.to_play
+from ..engine import Rules, State, apply, new_game, to_act, view
 
 
 def play_game(
@@ -33,7 +24,8 @@ def play_game(
     if on_state:
         on_state(state)
     while not state.over:
-        seat = next_actor(state)
+        seat = to_act(state)
+        assert seat is not None
         bot = bots[seat]
         if getattr(bot, "omniscient", False):
             # Only the oracle, which measures the ceiling of skill, sees the whole state.

@@ -27,7 +27,8 @@ from PIL import Image  # matplotlib's own dependency
 
 from .. import __version__
 from ..engine import defaults
-from ..engine.cards import display_name, parse_card
+from ..engine.cards import parse_card
+from ..i18n import card_label as card_words
 from .analysis import (
     DANGER_MARGIN,
     EXPERIMENTS,
@@ -84,7 +85,7 @@ def num(e: Estimate, digits: int = 1, sign: bool = False) -> str:
 
 
 def card_label(row: CardRow, edition: str) -> str:
-    return display_name(parse_card(row.card), edition)
+    return card_words(parse_card(row.card), edition)  # English: the catalog's default
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: int = 1) -> str:

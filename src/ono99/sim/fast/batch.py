@@ -200,7 +200,7 @@ class FastBatch:
         if check:
             bad = kernels.check_actions(self.games, acts)
             if bad >= 0:
-                raise IllegalActionError(self._why_illegal(bad, int(acts[bad])))
+                raise self._why_illegal(bad, int(acts[bad]))
         done = np.zeros(self.batch_size, dtype=np.bool_)
         bad = kernels.step_games(self.games, self.params, self.scripts, acts, self.auto_reset, done)
         if bad >= 0:
@@ -212,18 +212,35 @@ class FastBatch:
             )
         return done
 
-    def _why_illegal(self, g: int, action: int) -> str:
+    def _why_illegal(self, g: int, action: int) -> IllegalActionError:
+        """The refusal of game ``g``'s action. The simulator does not say why an action is
+        not legal: its codes are ``not_an_action`` (N2), ``game_over`` (E2), ``not_legal``."""
         r = self.games[g]
         name = _ACTION_NAMES[action] if 0 <= action < NUM_ACTIONS else None
         tried = f"game {g}: action {action}" + (f" ({name!r})" if name else "")
+        seat = int(r["to_play"])
         if not 0 <= action < NUM_ACTIONS:
-            return f"{tried} is not an action: use 0 to {NUM_ACTIONS - 1}, or -1 for none"
+            message = f"{tried} is not an action: use 0 to {NUM_ACTIONS - 1}, or -1 for none"
+            return IllegalActionError(
+                message, seat=seat, action=None, code="not_an_action", rule="N2", params={"game": g}
+            )
         if r["over"]:
-            return f"{tried}, but the match is over (-1 leaves it alone)"
+            message = f"{tried}, but the match is over (-1 leaves it alone)"
+            return IllegalActionError(
+                message,
+                seat=None,
+                action=ALL_ACTIONS[action],
+                code="game_over",
+                rule="E2",
+                params={"game": g},
+            )
         legal = [_ACTION_NAMES[i] for i in np.flatnonzero(self.legal_mask()[g])]
-        return (
-            f"{tried} by seat {int(r['to_play'])} at total {int(r['total'])} is not legal; "
+        message = (
+            f"{tried} by seat {seat} at total {int(r['total'])} is not legal; "
             f"legal: {', '.join(legal)}"
+        )
+        return IllegalActionError(
+            message, seat=seat, action=ALL_ACTIONS[action], code="not_legal", params={"game": g}
         )
 
     def random_actions(self) -> np.ndarray:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ...engine.state import Status
 from .state import (
     CARD_POINTS_ARRAY,
     DECK_COUNTS_ARRAY,
@@ -37,7 +38,7 @@ from .state import (
     TOKENS,
 )
 
-IN, OUT, OUT_OF_ROUND = 0, 1, 2  # as ono99.engine.state
+IN, OUT, OUT_OF_ROUND = Status.IN.code, Status.OUT.code, Status.OUT_OF_ROUND.code
 MINUS_TEN, REVERSE, PLAY2, HOLD, ONO99 = 11, 12, 13, 14, 15  # as ono99.engine.cards
 NUM_KINDS = 16
 DISCARD_BIT = 1 << DISCARD_ACTION

@@ -35,7 +35,7 @@ hands            (6, 4)  int8    card ids in four slots per seat, -1 for a free 
 pile             (112,)  int8    the draw pile, top card at ``pile_pos``
 discard          (16,)   int8    the discard pile as a count per card kind: its order is never
                                  needed, as a reshuffle takes an explicit order or shuffles
-status           (6,)    int8    ``IN``, ``OUT`` or ``OUT_OF_ROUND`` (as in the engine)
+status           (6,)    int8    the engine's ``Status.code``: 0 in, 1 out, 2 out of round
 out              (6,)    int8    seats out of the game, in the order they left (``n_out``)
 oor              (6,)    int8    seats out of the current round, in order (``n_oor``; points)
 winners          (6,)    int8    1 for each winning seat, once over

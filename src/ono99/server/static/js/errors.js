@@ -1,9 +1,22 @@
-// Server and network errors in the reader's language: "error.<code>" with its params.
+// Server and network errors in the reader's language: "error.<code>" with its params. A move
+// the rules refuse carries the engine's reason (params.reason and its params), worded as the
+// terminal game words it (ono99.i18n.refusal_text): "illegal.<reason>" inside "cant.<kind>".
+import { cardLabel } from "./cards.js";
 import { has, t } from "./i18n.js";
 
-export function errorText(err) {
+export function errorText(err, edition) {
   const code = err?.code || "unknown";
   const params = { ...(err?.params || {}) };
+  if (code === "illegal" && edition && has(`illegal.${params.reason}`)) return refusalText(params, edition);
   if (params.option && has(`option.${params.option}`)) params.option = t(`option.${params.option}`);
   return has(`error.${code}`) ? t(`error.${code}`, params) : t("error.unknown", { code });
+}
+
+function refusalText(params, edition) {
+  const words = { ...params };
+  if (typeof words.card === "string") words.card = cardLabel(words.card, edition);
+  const reason = t(`illegal.${params.reason}`, words);
+  const [kind, card] = String(params.action || "").split(" ");
+  if (kind === "play") return t("cant.play", { card: cardLabel(card, edition), reason });
+  return t(kind === "draw" ? "cant.draw" : "cant.discard", { reason });
 }

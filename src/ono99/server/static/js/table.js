@@ -169,8 +169,8 @@ class TableView {
           this.pending = null;
           if (this.screen === "game") this.fillGame();
         }
-        toast(errorText(m), "bad");
-        say(errorText(m), true);
+        toast(errorText(m, this.table?.rules?.edition), "bad");
+        say(errorText(m, this.table?.rules?.edition), true);
         break;
       default:
         break;
