@@ -1,4 +1,4 @@
-"""Numba kernels: the rules of ``ono99.engine.game`` over the game records of ``state.py``.
+"""Numba kernels: the rules of ``ono99.engine.game`` over the game records of ``layout.py``.
 
 Each private function works on one game: ``r`` is its record (``games[g]``), ``p`` the rule set
 (the record of a ``PARAMS`` array), and ``sc``/``g`` the loaded scripts and the game's index in
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .state import (
+from .layout import (
     CARD_POINTS_ARRAY,
     DECK_COUNTS_ARRAY,
     DISCARD_ACTION,
@@ -57,7 +57,7 @@ _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(
 
 Game = Any  # a record of the GAME dtype (typing only)
 Params = Any  # the record of a PARAMS array
-Scripts = np.ndarray  # the scripts array of state.scripts
+Scripts = np.ndarray  # the scripts array of layout.scripts
 
 
 # --------------------------------------------------------------------------- randomness

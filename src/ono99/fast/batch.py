@@ -1,4 +1,4 @@
-"""``FastBatch``: B games of one rule set stepped at once, over the game records of ``state.py``.
+"""``FastBatch``: B games of one rule set stepped at once, over the game records of ``layout.py``.
 
 Actions are the engine's ``ALL_ACTIONS`` indices (0–15 ``play <card id>``, 16 ``discard ono99``;
 17, ``draw``, is never legal because the draw penalty is not simulated), and -1 leaves a game
@@ -22,10 +22,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...engine import ALL_ACTIONS, CARD_NAMES, Rules, State, parse_card
-from ...engine.errors import IllegalActionError, RulesError, SetupError
-from ...invocation import pip_install
-from .state import (
+from ..engine import ALL_ACTIONS, CARD_NAMES, Rules, State, parse_card
+from ..engine.errors import IllegalActionError, RulesError, SetupError
+from ..invocation import pip_install
+from .layout import (
     EMPTY,
     MATCH_CODES,
     NUM_ACTIONS,
