@@ -25,11 +25,11 @@ from ono99.bots import (
 )
 from ono99.bots.determinize import Determinizer, hidden_seats, reshuffled_counts, unseen_counts
 from ono99.bots.expert import (
-    Playout,
     greedy_policy,
     outcome_value,
     planned_policy,
     rollout,
+    rollout_value,
     tokens_value,
 )
 from ono99.bots.heuristic import Planner
@@ -47,6 +47,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.cards import counts
+from ono99.fast.playout import Playout
 from ono99.sim import next_actor, play_game
 from test_views_leak import hide
 
@@ -334,9 +335,9 @@ def test_fast_rollouts_agree_with_the_engine(index: int, rules: Rules) -> None:
         for action in legal_actions(state, seat):
             after = apply_unchecked(state, seat, action)
             engine = outcome_value(rollout(after, start=state.round), seat)
-            assert plain.value_after(state, seat, action) == engine
+            assert rollout_value(plain, state, seat, action) == engine
             engine = outcome_value(rollout(after, policy, start=state.round), seat)
-            assert planned.value_after(state, seat, action) == engine
+            assert rollout_value(planned, state, seat, action) == engine
             checked += 1
     assert checked
 

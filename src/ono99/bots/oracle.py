@@ -16,8 +16,9 @@ import random
 from collections.abc import Callable
 
 from ..engine import Action, Setup, State, View, legal_actions, view
+from ..fast.playout import Playout
 from .determinize import unseen_counts
-from .expert import DEFAULT_MAX_ROLLOUTS, Playout, candidates, search
+from .expert import DEFAULT_MAX_ROLLOUTS, candidates, search
 from .heuristic import HeuristicBot, Planner
 
 _HEURISTIC = HeuristicBot()

@@ -1,0 +1,442 @@
+"""``Playout``: the rules of ``ono99.engine.game`` again, on plain mutable lists, for rollouts.
+
+The bots' searches (``expert``, ``oracle``) play thousands of imagined games on from each
+position. Through the engine that is too slow: every action builds a frozen state, events and
+history. A ``Playout`` is loaded from an engine state (``load``), takes single actions
+(``act``) and plays on by itself (``run``): greedy's rules of thumb at every seat, or a
+``Planner`` at one seat. It shuffles as the engine does (the state's seed and reshuffle count,
+or the state's explicit reshuffles), so the two agree card for card. Standard library only: the
+bots of the core install use it.
+
+It stops at its horizon: the end of the match in a single game, the end of the round in tokens
+and points matches (whole matches are too long to roll out many times). A round's end is
+played out as the engine plays it — the token lost or the game left (M2), the scores, who
+leaves and who wins (M3) — but no new round is dealt; ``winners``, ``status``, ``tokens`` and
+``scores`` then say where the match stands.
+
+Every other seat plays greedy's rules of thumb (``ono99.bots.greedy``), read straight off the
+lists. Owed draws (X2) are taken at once, as the bots and the driver do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..engine import DISCARD, DRAW, IN, OUT, OUT_OF_ROUND, Action, Rules, State
+from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+
+HAND_SIZE = 4
+
+
+class Planner(Protocol):
+    """What plays the searching seat in a rollout (``ono99.bots.heuristic.Planner``): the card
+    to play from plain values. Only asked when the seat has a card it may play."""
+
+    def choose(
+        self,
+        hand: Sequence[int],
+        total: int,
+        owed: int,
+        ono_played: bool,
+        sizes: Sequence[int],
+        *,
+        players_in: int,
+    ) -> int: ...
+
+
+def neighbours(
+    status: Sequence[int], direction: int, hands: Sequence[Sequence[int]], seat: int
+) -> tuple[tuple[int, int], int]:
+    """Hand sizes of the next seat still in and of the previous one; and how many seats are
+    in (``heuristic.neighbour_sizes`` on a state)."""
+    n = len(status)
+    ahead = [s for s in ((seat + direction * i) % n for i in range(1, n)) if status[s] == IN]
+    if not ahead:
+        return (4, 4), 1
+    behind = next(s for s in ((seat - direction * i) % n for i in range(1, n)) if status[s] == IN)
+    return (len(hands[ahead[0]]), len(hands[behind])), len(ahead) + 1
+
+
+class Playout:
+    """The rules again, on plain lists, for rollouts only (see the module doc)."""
+
+    __slots__ = (
+        "deflectors",
+        "direction",
+        "discard",
+        "explicit",
+        "four",
+        "hands",
+        "match",
+        "max_total",
+        "me",
+        "mode",
+        "negative",
+        "ono_played",
+        "ono_tens",
+        "owed",
+        "p2_first",
+        "penalty",
+        "pending",
+        "pile",
+        "planner",
+        "reshuffles",
+        "rules",
+        "scores",
+        "seed",
+        "status",
+        "to_play",
+        "tokens",
+        "total",
+        "winners",
+    )
+
+    rules: Rules
+    planner: Planner | None
+    me: int
+    max_total: int
+    negative: bool
+    four: bool
+    p2_first: bool
+    ono_tens: bool
+    penalty: bool
+    match: str
+    mode: str
+    deflectors: frozenset[int]
+    hands: list[list[int]]
+    pile: list[int]  # the draw pile, top card last
+    discard: list[int]
+    total: int
+    direction: int
+    to_play: int
+    owed: int
+    ono_played: bool
+    status: list[int]
+    tokens: list[int] | None
+    scores: list[int] | None
+    pending: list[int]  # seats owing a draw (X2), taken before anything else
+    seed: int
+    explicit: tuple[tuple[int, ...], ...]  # the state's given reshuffles, if any
+    reshuffles: int
+    winners: tuple[int, ...]  # once the match is over
+
+    def __init__(self, rules: Rules, planner: Planner | None = None, me: int = -1) -> None:
+        self.rules = rules
+        self.planner = planner  # plays seat ``me``, when given; greedy plays everyone else
+        self.me = me
+        self.max_total = rules.max_total
+        self.negative = rules.negative_totals
+        self.four = rules.four_ono99_discard
+        self.p2_first = rules.play2_deflects_play2
+        self.ono_tens = rules.ono99_on_tens
+        self.penalty = rules.draw_penalty
+        self.match = rules.match
+        self.mode = rules.bust_total
+        self.deflectors = rules.deflectors
+
+    def load(self, state: State) -> None:
+        """Take the position of an engine state (any state, of any round)."""
+        self.hands = [list(h) for h in state.hands]
+        pile = list(state.pile[state.pile_pos :])
+        pile.reverse()  # pop() takes the top card
+        self.pile = pile
+        self.discard = list(state.discard)
+        self.total = state.total
+        self.direction = state.direction
+        self.to_play = -1 if state.to_play is None else state.to_play
+        self.owed = state.owed
+        self.ono_played = state.ono99_played
+        self.status = list(state.status)
+        self.tokens = None if state.tokens is None else list(state.tokens)
+        self.scores = None if state.scores is None else list(state.scores)
+        self.pending = list(state.owes_draw)
+        self.seed = state.setup.seed
+        self.explicit = state.setup.reshuffles
+        self.reshuffles = state.reshuffle_count
+        self.winners = state.winners if state.over else ()
+
+    def act(self, seat: int, action: Action) -> bool:
+        """Apply one legal action of ``seat``; True when that reached the horizon."""
+        if action is DRAW:
+            self.pending.remove(seat)
+            self.draw(seat, 1)
+            return seat == self.to_play and self.settle()
+        self.pending = []  # X2: a card played makes any owed draw lost
+        if action is DISCARD:
+            return self.discard_four(seat)
+        card = action.card
+        assert card is not None
+        if self.match == "points" and self.pick(self.hands[seat]) < 0:
+            return self.bust(seat, card)
+        return self.play(seat, card)
+
+    # ------------------------------------------------------------ the loop
+
+    def run(self) -> None:
+        """Play on to the horizon: greedy's rules at every seat (the planner at ``me``)."""
+        if self.winners:
+            return
+        hands = self.hands
+        while True:
+            if self.pending:
+                seat = self.pending.pop(0)
+                self.draw(seat, 1)
+                if seat == self.to_play and self.settle():
+                    return
+                continue
+            seat = self.to_play
+            hand = hands[seat]
+            if self.four and hand.count(ONO99) >= 4:
+                if self.discard_four(seat):
+                    return
+                continue
+            card = self.pick(hand)
+            if card >= 0 and seat == self.me and self.planner is not None:
+                card = self.plan(seat, hand)
+            if card < 0:  # a bust (M3): shed the costliest card
+                card = max((c for c in hand if c != ONO99), key=lambda c: (CARD_POINTS[c], c))
+                if self.bust(seat, card):
+                    return
+                continue
+            if self.play(seat, card):
+                return
+
+    def pick(self, hand: list[int]) -> int:
+        """greedy's card for this hand, or -1 when nothing is playable."""
+        total = self.total
+        room = self.max_total - total
+        best = -1
+        m10 = rev = p2 = hold = ono = False
+        for c in hand:
+            if c <= 10:
+                if c <= room and c > best:
+                    best = c
+            elif c == MINUS_TEN:
+                after = total - 10
+                if after < 0 and not self.negative:
+                    after = 0
+                m10 = m10 or after <= self.max_total
+            elif room < 0:
+                continue
+            elif c == REVERSE:
+                rev = True
+            elif c == HOLD:
+                hold = True
+            elif c == PLAY2:
+                p2 = p2 or self.owed == 1 or self.p2_first
+            elif self.ono_tens and not self.ono_played and total % 10 == 0:
+                ono = True
+        if ono:
+            return ONO99
+        if self.owed == 2:
+            if rev:
+                return REVERSE
+            if hold:
+                return HOLD
+            if p2 and PLAY2 in self.deflectors:
+                return PLAY2
+        if p2 and room <= 10:
+            return PLAY2
+        if best >= 0:
+            return best
+        if p2:
+            return PLAY2
+        if hold:
+            return HOLD
+        if rev:
+            return REVERSE
+        if m10:
+            return MINUS_TEN
+        return -1
+
+    def plan(self, seat: int, hand: list[int]) -> int:
+        """The planner's card for ``seat`` (which has something playable)."""
+        assert self.planner is not None
+        sizes, players_in = neighbours(self.status, self.direction, self.hands, seat)
+        return self.planner.choose(
+            hand, self.total, self.owed, self.ono_played, sizes, players_in=players_in
+        )
+
+    # ------------------------------------------------------------ the rules
+
+    def can_act(self, seat: int) -> bool:
+        """Whether ``seat``, to play, has a legal action (engine ``_to_play_actions``)."""
+        hand = self.hands[seat]
+        if self.four and hand.count(ONO99) >= 4:
+            return True
+        if seat in self.pending:
+            return True
+        if self.pick(hand) >= 0:
+            return True
+        return self.match == "points" and any(c != ONO99 for c in hand)
+
+    def discard_four(self, seat: int) -> bool:
+        hand = self.hands[seat]
+        for _ in range(4):
+            hand.remove(ONO99)
+        self.discard += (ONO99, ONO99, ONO99, ONO99)
+        self.draw(seat, 4)
+        if self.owed == 2:
+            self.owed = 1
+            return self.settle()
+        return self.advance(seat, 1)
+
+    def play(self, seat: int, card: int) -> bool:
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.discard.append(card)
+        first_of_two = self.owed == 2
+        deflect = first_of_two and card in self.deflectors
+        if card <= 10:
+            self.total += card
+        elif card == MINUS_TEN:
+            self.total -= 10
+            if self.total < 0 and not self.negative:
+                self.total = 0
+        elif card == REVERSE:
+            self.direction = -self.direction
+        elif card == ONO99:
+            self.ono_played = True
+        self.after_play(seat)
+        if first_of_two and not deflect:
+            self.owed = 1
+            return self.settle()
+        return self.advance(seat, 2 if card == PLAY2 or deflect else 1)
+
+    def bust(self, seat: int, card: int) -> bool:
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        if self.mode == "reset":
+            self.total = 0
+        elif self.mode == "keep":
+            if card <= 10:
+                self.total += card
+            elif card == MINUS_TEN:
+                self.total -= 10
+                if self.total < 0 and not self.negative:
+                    self.total = 0
+        self.after_play(seat)
+        return self.out_of_round(seat)
+
+    def after_play(self, seat: int) -> None:
+        if self.penalty:
+            self.pending = [seat]
+        else:
+            self.draw(seat, 1)
+
+    def draw(self, seat: int, k: int) -> None:
+        hand = self.hands[seat]
+        pile = self.pile
+        for _ in range(k):
+            if not pile:
+                if not self.discard:
+                    break
+                self.reshuffle()
+                pile = self.pile
+            hand.append(pile.pop())
+
+    def reshuffle(self) -> None:
+        k = self.reshuffles
+        if k < len(self.explicit):
+            cards = list(self.explicit[k])
+        else:
+            cards = sorted(self.discard)
+            random.Random(f"ono99:{self.seed}:reshuffle:{k}").shuffle(cards)
+        cards.reverse()
+        self.pile = cards
+        self.discard = []
+        self.reshuffles = k + 1
+
+    def next_seat(self, seat: int) -> int:
+        n = len(self.status)
+        status = self.status
+        step = self.direction
+        s = (seat + step) % n
+        while status[s] != IN:
+            s = (s + step) % n
+        return s
+
+    def advance(self, seat: int, owed: int) -> bool:
+        self.to_play = self.next_seat(seat)
+        self.owed = owed
+        self.ono_played = False
+        return self.settle()
+
+    def settle(self) -> bool:
+        """Resolve the seat to play being stuck; True at the horizon (the end of the game, or
+        of the round outside single games)."""
+        while True:
+            seat = self.to_play
+            if self.can_act(seat):
+                return False
+            if self.match == "single":
+                self.status[seat] = OUT  # E1
+                if seat in self.pending:
+                    self.pending.remove(seat)
+                remaining = [s for s, st in enumerate(self.status) if st == IN]
+                if len(remaining) == 1:
+                    self.winners = (remaining[0],)
+                    return True
+            elif self.match == "tokens":
+                self.lose_round(seat)
+                return True
+            elif self.out_of_round(seat, advance=False):
+                return True
+            self.to_play = self.next_seat(seat)
+            self.owed = 1
+            self.ono_played = False
+
+    def lose_round(self, seat: int) -> None:
+        """M2: a token lost, or, holding none, the game; the last one in wins."""
+        tokens = self.tokens
+        assert tokens is not None
+        if tokens[seat] > 0:
+            tokens[seat] -= 1
+        else:
+            self.status[seat] = OUT
+        remaining = [s for s, st in enumerate(self.status) if st != OUT]
+        if len(remaining) == 1:
+            self.winners = (remaining[0],)
+
+    def out_of_round(self, seat: int, *, advance: bool = True) -> bool:
+        self.status[seat] = OUT_OF_ROUND
+        if sum(1 for st in self.status if st == IN) == 1:
+            self.score_round()
+            return True
+        return self.advance(seat, 1) if advance else False
+
+    def score_round(self) -> None:
+        """M3: everyone still in the game scores what is left in hand; then who leaves the
+        game, and whether the match is over (as the engine's ``_score_round``)."""
+        scores = self.scores
+        assert scores is not None
+        status = self.status
+        for s, st in enumerate(status):
+            if st == OUT:
+                continue
+            hand = self.hands[s]
+            points = sum(CARD_POINTS[c] for c in hand) + 15 * max(0, HAND_SIZE - len(hand))
+            if st == OUT_OF_ROUND:
+                points += 25
+            scores[s] += points
+        in_game = [s for s, st in enumerate(status) if st != OUT]
+        target = self.rules.target
+        if self.rules.variant == "lowest_score":
+            if any(scores[s] >= target for s in in_game):
+                below = [s for s in in_game if scores[s] < target]
+                self.winners = _lowest(scores, below or in_game)
+            return
+        leaving = [s for s in in_game if scores[s] >= target]
+        for s in leaving:
+            status[s] = OUT
+        if leaving and len(leaving) == len(in_game):
+            self.winners = _lowest(scores, leaving)
+        elif len(in_game) - len(leaving) == 1:
+            self.winners = tuple(s for s in in_game if s not in leaving)
+
+
+def _lowest(scores: list[int], seats: list[int]) -> tuple[int, ...]:
+    best = min(scores[s] for s in seats)
+    return tuple(s for s in seats if scores[s] == best)
