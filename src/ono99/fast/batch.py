@@ -25,6 +25,7 @@ import numpy as np
 from ..engine import ALL_ACTIONS, CARD_NAMES, Rules, State, parse_card
 from ..engine.errors import IllegalActionError, RulesError, SetupError
 from ..invocation import pip_install
+from .contract import Facts
 from .layout import (
     EMPTY,
     MATCH_CODES,
@@ -295,6 +296,30 @@ class FastBatch:
                 }
             )
         return result
+
+    def facts(self, i: int) -> Facts:
+        """Game i's position as ``contract.Facts`` (what it must agree with the engine on)."""
+        r = self.games[i]
+        n = self.rules.players
+        over = bool(r["over"])
+        match = MATCH_CODES[self.rules.match]
+        return Facts(
+            over=over,
+            winners=tuple(s for s in range(n) if r["winners"][s]),
+            total=int(r["total"]),
+            direction=int(r["direction"]),
+            to_play=None if over else int(r["to_play"]),
+            owed=int(r["owed"]),
+            ono99_played=bool(r["ono99_played"]),
+            legal=tuple(a for a in range(NUM_ACTIONS) if (int(r["legal"]) >> a) & 1),
+            hands=tuple(tuple(sorted(int(c) for c in h if c != EMPTY)) for h in r["hands"][:n]),
+            status=tuple(int(st) for st in r["status"][:n]),
+            tokens=tuple(int(t) for t in r["tokens"][:n]) if match == TOKENS else None,
+            scores=tuple(int(t) for t in r["scores"][:n]) if match == POINTS else None,
+            owes_draw=(),  # the draw penalty (X2) is not simulated
+            draw_pile=int(r["pile_len"] - r["pile_pos"]),
+            discard_pile=int(r["discard_size"]),
+        )
 
     def bytes_per_game(self) -> int:
         """Memory per game of the batch's state: one record (loaded deals not counted)."""

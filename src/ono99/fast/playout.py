@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from ..engine import DISCARD, DRAW, IN, OUT, OUT_OF_ROUND, Action, Rules, State
-from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
+from ..engine.game import playable_cards
+from .contract import Facts
 
 HAND_SIZE = 4
+_KINDS = tuple(range(NUM_CARD_KINDS))
 
 
 class Planner(Protocol):
@@ -67,6 +71,7 @@ class Playout:
         "direction",
         "discard",
         "explicit",
+        "fits",
         "four",
         "hands",
         "match",
@@ -105,6 +110,7 @@ class Playout:
     match: str
     mode: str
     deflectors: frozenset[int]
+    fits: dict[int, int]
     hands: list[list[int]]
     pile: list[int]  # the draw pile, top card last
     discard: list[int]
@@ -135,6 +141,7 @@ class Playout:
         self.match = rules.match
         self.mode = rules.bust_total
         self.deflectors = rules.deflectors
+        self.fits = _fits(rules)
 
     def load(self, state: State) -> None:
         """Take the position of an engine state (any state, of any round)."""
@@ -171,6 +178,59 @@ class Playout:
         if self.match == "points" and self.pick(self.hands[seat]) < 0:
             return self.bust(seat, card)
         return self.play(seat, card)
+
+    # ------------------------------------------------------------ the contract
+
+    def playable(self) -> int:
+        """The card kinds the seat to play may play now, not as a bust (T1, K2, K6, P4, X3),
+        as a bitmask: the engine's ``playable_cards``, remembered per total, cards owed and
+        ONO 99 played."""
+        key = self.total * 4 + (2 if self.owed == 2 else 0) + (1 if self.ono_played else 0)
+        ok = self.fits.get(key)
+        if ok is None:
+            kinds = playable_cards(self.rules, _KINDS, self.total, self.owed, self.ono_played)
+            ok = self.fits[key] = sum(1 << c for c in kinds)
+        return ok
+
+    def legal(self) -> list[int]:
+        """The seat to play's legal actions as ``ALL_ACTIONS`` indices in canonical order (the
+        engine's ``legal_actions``); none once the match is over."""
+        if self.winners:
+            return []
+        seat = self.to_play
+        hand = self.hands[seat]
+        draw = [DRAW.index] if seat in self.pending else []
+        if self.four and hand.count(ONO99) >= 4:
+            return [DISCARD.index, *draw]  # K7
+        ok = self.playable()
+        plays = sorted({c for c in hand if ok >> c & 1})
+        if plays or draw:
+            return plays + draw  # X2: never out while a draw is still yours
+        if self.match == "points":
+            return sorted({c for c in hand if c != ONO99})  # M3: a bust
+        return []
+
+    def facts(self) -> Facts:
+        """The position as ``contract.Facts``; at a round's end (the horizon of a tokens or
+        points match that goes on) only ``contract.round_end`` of them holds."""
+        over = bool(self.winners)
+        return Facts(
+            over=over,
+            winners=self.winners,
+            total=self.total,
+            direction=self.direction,
+            to_play=None if over else self.to_play,
+            owed=0 if over else self.owed,
+            ono99_played=False if over else self.ono_played,
+            legal=tuple(self.legal()),
+            hands=tuple(tuple(sorted(h)) for h in self.hands),
+            status=tuple(self.status),
+            tokens=None if self.tokens is None else tuple(self.tokens),
+            scores=None if self.scores is None else tuple(self.scores),
+            owes_draw=() if over else tuple(self.pending),
+            draw_pile=len(self.pile),
+            discard_pile=len(self.discard),
+        )
 
     # ------------------------------------------------------------ the loop
 
@@ -435,6 +495,12 @@ class Playout:
             self.winners = _lowest(scores, leaving)
         elif len(in_game) - len(leaving) == 1:
             self.winners = tuple(s for s in in_game if s not in leaving)
+
+
+@lru_cache(maxsize=64)
+def _fits(rules: Rules) -> dict[int, int]:
+    """The playable kinds of ``Playout.playable``, remembered for every playout of ``rules``."""
+    return {}
 
 
 def _lowest(scores: list[int], seats: list[int]) -> tuple[int, ...]:
