@@ -2,9 +2,9 @@
 
 Actions are the engine's ``ALL_ACTIONS`` indices (0–15 ``play <card id>``, 16 ``discard ono99``;
 17, ``draw``, is never legal because the draw penalty is not simulated), and -1 leaves a game
-alone for that step. ``legal_mask()`` gives a B × 18 bool mask; ``step(actions)`` checks the
-actions (unless ``check=False``), applies them, and with ``auto_reset`` starts a new match in
-every slot whose match just ended.
+alone for that step. ``legal_mask()`` gives a B × 18 bool mask (``must_bust()`` says where those
+are busts); ``step(actions)`` checks the actions (unless ``check=False``), applies them, and
+with ``auto_reset`` starts a new match in every slot whose match just ended.
 
 Agreement with the engine is defined on explicit deals: ``load([Deal(...), ...])`` makes game i
 play the given first dealer, deck orders and reshuffle orders, exactly as the engine's
@@ -176,6 +176,12 @@ class FastBatch:
         mask = np.zeros((self.batch_size, NUM_ACTIONS), dtype=np.bool_)
         kernels.legal_masks(self.games, mask)
         return mask
+
+    def must_bust(self) -> np.ndarray:
+        """(B,) bool: every card the seat to play may play is a bust (M3; ``View.must_bust``)."""
+        out = np.zeros(self.batch_size, dtype=np.bool_)
+        kernels.must_bust(self.games, self.params, out)
+        return out
 
     @property
     def to_play(self) -> np.ndarray:

@@ -142,6 +142,16 @@ def legal_bits(r: Game, p: Params) -> int:
 
 
 @njit(cache=True, inline="always")
+def _nothing_fits(r: Game, p: Params, seat: int) -> bool:
+    """No card of ``seat``'s hand may be played now but as a bust (M3)."""
+    h = r.hands[seat]
+    for i in range(HAND):  # noqa: SIM110 - Numba compiles loops, not generators
+        if h[i] != EMPTY and _playable(r, p, h[i]):
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
 def _random_action(r: Game) -> int:
     """A uniformly random legal action (-1 if none: the match is over)."""
     bits = r.legal
@@ -257,13 +267,7 @@ def _minus_ten(r: Game, p: Params) -> None:
 @njit(cache=True)
 def _play(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
     h = r.hands[seat]
-    bust = False
-    if p.match == POINTS:  # M3: a play when nothing is playable is a bust
-        bust = True
-        for i in range(HAND):
-            if h[i] != EMPTY and _playable(r, p, h[i]):
-                bust = False
-                break
+    bust = p.match == POINTS and _nothing_fits(r, p, seat)  # M3: a play when nothing fits
     for i in range(HAND):
         if h[i] == c:
             h[i] = EMPTY
@@ -635,6 +639,21 @@ def step_games(
             if auto_reset:
                 _restart(r, p, sc, g)
     return -1
+
+
+@njit(cache=True)
+def must_bust(games: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
+    """``out[g]``: every card game g's seat to play may play is a bust (M3), as
+    ``View.must_bust`` says it."""
+    p = params[0]
+    for g in range(games.shape[0]):
+        r = games[g]
+        out[g] = (
+            p.match == POINTS
+            and r.over == 0
+            and (r.legal & DISCARD_BIT) == 0
+            and _nothing_fits(r, p, r.to_play)
+        )
 
 
 @njit(cache=True)
