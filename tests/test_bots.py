@@ -23,7 +23,7 @@ from ono99.bots import (
     make_bot,
 )
 from ono99.bots.determinize import Determinizer, hidden_seats, reshuffled_counts, unseen_counts
-from ono99.bots.expert import greedy_policy, tokens_value
+from ono99.bots.expert import tokens_value
 from ono99.engine import (
     DRAW,
     IN,
@@ -31,7 +31,6 @@ from ono99.engine import (
     Rules,
     State,
     apply_unchecked,
-    is_bust,
     legal_actions,
     make_rules,
     new_game,
@@ -44,6 +43,7 @@ from test_views_leak import hide
 CONFIGS = sweep_configs()
 SOME = CONFIGS[::13]  # both editions, every match format, many option profiles and player counts
 TINY = {"worlds": 3, "max_rollouts": 9}  # an expert budget small enough for tests
+GREEDY = GreedyBot()
 
 
 def tiny_expert(seed: int) -> ExpertBot:
@@ -253,14 +253,14 @@ def _after_a_reshuffle() -> Iterator[State]:
     while not state.over and state.round == start:
         yield state
         seat = next_actor(state)
-        state = apply_unchecked(state, seat, greedy_policy(state, seat, legal_actions(state, seat)))
+        state = apply_unchecked(state, seat, GREEDY.choose(view(state, seat)))
 
 
 def play_until(rules: Rules, seed: int, stop: Callable[[State], bool]) -> State:
     state = new_game(rules, seed=seed)
     while not stop(state):
         seat = next_actor(state)
-        state = apply_unchecked(state, seat, greedy_policy(state, seat, legal_actions(state, seat)))
+        state = apply_unchecked(state, seat, GREEDY.choose(view(state, seat)))
     return state
 
 
@@ -306,20 +306,6 @@ def test_a_laid_down_hand_is_never_redealt() -> None:
 
 
 # --------------------------------------------------------------------------- rollouts
-
-
-def test_the_rollout_policy_is_greedy() -> None:
-    """``greedy_policy`` reads a state the way ``greedy`` reads a view (busts aside)."""
-    checked = 0
-    for index, rules in enumerate(CONFIGS[::5]):
-        greedy = GreedyBot()
-        for state, seat in decision_states(rules, 700 + index, every=2):
-            legal = legal_actions(state, seat)
-            if seat != state.to_play or is_bust(state, legal[0]):
-                continue
-            assert greedy_policy(state, seat, legal) is greedy.choose(view(state, seat))
-            checked += 1
-    assert checked > 100
 
 
 def test_tokens_value_is_a_fair_chance_model() -> None:

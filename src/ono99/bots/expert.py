@@ -15,10 +15,10 @@ they clearly can.
 
 Rollouts run on ``ono99.fast.playout.Playout``, the rules again on plain lists (a declared
 second implementation, checked against the engine action by action): the expert's own seat
-plays the heuristic's ``Planner``, every other seat plays ``greedy``'s rules of thumb — a fast,
-reasonable model of an opponent. This is the expert's own imagined world, so nothing real is
-revealed. Owed draws (X2) are always taken at
-once, as the bots and the driver do.
+plays the heuristic's ``Planner``, every other seat plays ``greedy``'s rules of thumb (its one
+table, ``greedy.RANKED``) — a fast, reasonable model of an opponent. This is the expert's own
+imagined world, so nothing real is revealed. Owed draws (X2) are always taken at once, as the
+bots and the driver do.
 
 What a rollout plays to, and what it scores (RULES.md §7):
 
@@ -48,22 +48,10 @@ import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from ..engine import (
-    DISCARD,
-    DRAW,
-    OUT,
-    PLAY,
-    Action,
-    Rules,
-    State,
-    View,
-    apply_unchecked,
-    is_bust,
-    legal_actions,
-)
-from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ..fast.playout import Playout, neighbours
+from ..engine import DRAW, OUT, Action, Rules, State, View
+from ..fast.playout import Playout
 from .determinize import Determinizer, unseen_counts
+from .greedy import RANKED
 from .heuristic import HeuristicBot, Planner
 from .inference import DEFAULT_ERROR, Inference, InferringSampler
 
@@ -72,87 +60,6 @@ _HEURISTIC = HeuristicBot()
 DEFAULT_WORLDS = 200  # worlds sampled per decision, each scoring every candidate action
 DEFAULT_MAX_ROLLOUTS = 800  # cap on worlds × candidates, so wide choices stay fast
 DEFAULT_Z = 1.25  # standard errors by which an action must beat the heuristic's choice
-
-Policy = Callable[[State, int, list[Action]], Action]
-
-_EMERGENCY = (ONO99, PLAY2, HOLD, REVERSE, MINUS_TEN)
-
-
-def greedy_policy(state: State, seat: int, legal: list[Action]) -> Action:
-    """The rules of ``greedy`` (greedy.py), read straight off a state for speed. (One
-    difference: a bust is recognised exactly, where greedy takes any hand with a −10 for
-    playable even when a bust kept the total above ``max_total`` + 10.)"""
-    if len(legal) == 1:
-        return legal[0]
-    if DRAW in legal:
-        return DRAW
-    if DISCARD in legal:
-        return DISCARD
-    rules = state.rules
-    total = state.total
-    cards = [a.card for a in legal if a.card is not None]
-    if rules.match == "points" and is_bust(state, legal[0]):
-        return PLAY[max(cards, key=lambda c: (CARD_POINTS[c], c))]  # shed the costliest
-    if ONO99 in cards:
-        return PLAY[ONO99]
-    if state.owed == 2:
-        for card in (REVERSE, HOLD, PLAY2):
-            if card in cards and card in rules.deflectors:
-                return PLAY[card]
-    if total >= rules.max_total - 10 and PLAY2 in cards:
-        return PLAY[PLAY2]
-    best = -1
-    for c in cards:
-        if c <= 10 and c > best:
-            best = c
-    if best >= 0:
-        return PLAY[best]
-    for card in _EMERGENCY:
-        if card in cards:
-            return PLAY[card]
-    return legal[0]
-
-
-def planned_policy(planner: Planner, me: int) -> Policy:
-    """The planner at seat ``me``, greedy elsewhere (the engine twin of ``Playout``'s own-seat
-    planning, for the tests)."""
-
-    def policy(state: State, seat: int, legal: list[Action]) -> Action:
-        if seat != me or len(legal) == 1 or DRAW in legal or DISCARD in legal:
-            return greedy_policy(state, seat, legal)
-        if state.rules.match == "points" and is_bust(state, legal[0]):
-            return greedy_policy(state, seat, legal)
-        sizes, players_in = neighbours(state.status, state.direction, state.hands, seat)
-        card = planner.choose(
-            state.hands[seat],
-            state.total,
-            state.owed,
-            state.ono99_played,
-            sizes,
-            players_in=players_in,
-        )
-        return PLAY[card]
-
-    return policy
-
-
-def rollout(state: State, policy: Policy = greedy_policy, start: int | None = None) -> State:
-    """Play ``state`` on with ``policy`` at every seat, to the end of the game (single) or of
-    round ``start`` (default: the current round) in tokens and points matches. Owed draws are
-    taken at once."""
-    single = state.rules.match == "single"
-    if start is None:
-        start = state.round
-    while not state.over and (single or state.round == start):
-        if state.owes_draw:
-            state = apply_unchecked(state, state.owes_draw[0], DRAW)
-            continue
-        seat = state.to_play
-        assert seat is not None
-        legal = legal_actions(state)
-        action = legal[0] if len(legal) == 1 else policy(state, seat, legal)
-        state = apply_unchecked(state, seat, action)
-    return state
 
 
 # --------------------------------------------------------------------------- values
@@ -165,8 +72,8 @@ def outcome_value(state: State, seat: int) -> float:
 
 
 def rollout_value(playout: Playout, state: State, seat: int, action: Action) -> float:
-    """``outcome_value(rollout(apply_unchecked(state, seat, action)), seat)``, on a
-    ``Playout``."""
+    """The value of ``action`` by ``seat`` in ``state``: ``outcome_value`` where the rollout
+    from there ends, played on a ``Playout``."""
     playout.load(state)
     if not playout.act(seat, action):
         playout.run()
@@ -362,7 +269,7 @@ class ExpertBot:
             seat,
             actions,
             self._rng,
-            Playout(view.rules, planner, seat),
+            Playout(view.rules, RANKED, planner, seat),
             worlds=self.worlds,
             max_rollouts=self.max_rollouts,
             time_limit=self.time_limit,

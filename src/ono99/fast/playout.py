@@ -3,10 +3,9 @@
 The bots' searches (``expert``, ``oracle``) play thousands of imagined games on from each
 position. Through the engine that is too slow: every action builds a frozen state, events and
 history. A ``Playout`` is loaded from an engine state (``load``), takes single actions
-(``act``) and plays on by itself (``run``): greedy's rules of thumb at every seat, or a
-``Planner`` at one seat. It shuffles as the engine does (the state's seed and reshuffle count,
-or the state's explicit reshuffles), so the two agree card for card. Standard library only: the
-bots of the core install use it.
+(``act``) and plays on by itself (``run``). It shuffles as the engine does (the state's seed and
+reshuffle count, or the state's explicit reshuffles), so the two agree card for card. Standard
+library only: the bots of the core install use it.
 
 It stops at its horizon: the end of the match in a single game, the end of the round in tokens
 and points matches (whole matches are too long to roll out many times). A round's end is
@@ -14,8 +13,9 @@ played out as the engine plays it — the token lost or the game left (M2), the 
 leaves and who wins (M3) — but no new round is dealt; ``winners``, ``status``, ``tokens`` and
 ``scores`` then say where the match stands.
 
-Every other seat plays greedy's rules of thumb (``ono99.bots.greedy``), read straight off the
-lists. Owed draws (X2) are taken at once, as the bots and the driver do.
+``run`` plays a rule-of-thumb policy compiled to ranks at every seat (greedy's,
+``ono99.bots.greedy.RANKED``, written once there as data), and a planner at seat ``me`` if
+given. Owed draws (X2) are taken at once, as the bots and the driver do.
 """
 
 from __future__ import annotations
@@ -26,12 +26,29 @@ from functools import lru_cache
 from typing import Protocol
 
 from ..engine import DISCARD, DRAW, IN, OUT, OUT_OF_ROUND, Action, Rules, State
-from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
+from ..engine.cards import CARD_POINTS, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
 from ..engine.game import playable_cards
 from .contract import Facts
 
 HAND_SIZE = 4
 _KINDS = tuple(range(NUM_CARD_KINDS))
+_DRAW, _DISCARD = DRAW.index, DISCARD.index
+UNPLAYABLE = 1 << 8  # a card kind's entry in ``Playout.row`` when it may not be played now
+
+
+class RankedPolicy(Protocol):
+    """A rule-of-thumb policy compiled to ranks (``ono99.bots.greedy.RANKED``): the legal action
+    of lowest rank in ``ranks[bust][owed_two][high]`` is played, where ``bust`` says nothing
+    fits (M3), ``owed_two`` that two cards are owed, and ``high`` that the total is at least
+    max_total − ``margin``. Ranks are indexed by ``ALL_ACTIONS`` index."""
+
+    @property
+    def ranks(self) -> Sequence[Sequence[Sequence[Sequence[int]]]]: ...
+
+    @property
+    def margin(self) -> int: ...
+
+    def __hash__(self) -> int: ...  # playouts of the same rules and policy share their rows
 
 
 class Planner(Protocol):
@@ -71,23 +88,23 @@ class Playout:
         "direction",
         "discard",
         "explicit",
-        "fits",
         "four",
         "hands",
+        "high",
         "match",
-        "max_total",
         "me",
         "mode",
         "negative",
         "ono_played",
-        "ono_tens",
         "owed",
-        "p2_first",
         "penalty",
         "pending",
         "pile",
         "planner",
+        "points",
+        "ranks",
         "reshuffles",
+        "rows",
         "rules",
         "scores",
         "seed",
@@ -99,18 +116,18 @@ class Playout:
     )
 
     rules: Rules
+    ranks: Sequence[Sequence[Sequence[Sequence[int]]]]
+    high: int
     planner: Planner | None
     me: int
-    max_total: int
     negative: bool
     four: bool
-    p2_first: bool
-    ono_tens: bool
     penalty: bool
     match: str
     mode: str
     deflectors: frozenset[int]
-    fits: dict[int, int]
+    rows: dict[int, tuple[int, ...]]  # the answers of ``row``, by ``row``'s key
+    points: bool
     hands: list[list[int]]
     pile: list[int]  # the draw pile, top card last
     discard: list[int]
@@ -128,20 +145,22 @@ class Playout:
     reshuffles: int
     winners: tuple[int, ...]  # once the match is over
 
-    def __init__(self, rules: Rules, planner: Planner | None = None, me: int = -1) -> None:
+    def __init__(
+        self, rules: Rules, policy: RankedPolicy, planner: Planner | None = None, me: int = -1
+    ) -> None:
         self.rules = rules
-        self.planner = planner  # plays seat ``me``, when given; greedy plays everyone else
+        self.ranks = policy.ranks  # plays every seat but ``me``
+        self.high = rules.max_total - policy.margin
+        self.planner = planner  # plays seat ``me``, when given
         self.me = me
-        self.max_total = rules.max_total
         self.negative = rules.negative_totals
         self.four = rules.four_ono99_discard
-        self.p2_first = rules.play2_deflects_play2
-        self.ono_tens = rules.ono99_on_tens
         self.penalty = rules.draw_penalty
         self.match = rules.match
         self.mode = rules.bust_total
         self.deflectors = rules.deflectors
-        self.fits = _fits(rules)
+        self.points = rules.match == "points"
+        self.rows = _rows(rules, policy)
 
     def load(self, state: State) -> None:
         """Take the position of an engine state (any state, of any round)."""
@@ -175,22 +194,24 @@ class Playout:
             return self.discard_four(seat)
         card = action.card
         assert card is not None
-        if self.match == "points" and self.pick(self.hands[seat]) < 0:
+        if self.points and not self.fits(self.hands[seat]):
             return self.bust(seat, card)
         return self.play(seat, card)
 
-    # ------------------------------------------------------------ the contract
+    # ------------------------------------------------------------ what may be played
 
-    def playable(self) -> int:
-        """The card kinds the seat to play may play now, not as a bust (T1, K2, K6, P4, X3),
-        as a bitmask: the engine's ``playable_cards``, remembered per total, cards owed and
-        ONO 99 played."""
-        key = self.total * 4 + (2 if self.owed == 2 else 0) + (1 if self.ono_played else 0)
-        ok = self.fits.get(key)
-        if ok is None:
+    def row(self) -> tuple[int, ...]:
+        """What the seat to play may play now, with the policy's ranks: for each card kind, its
+        rank in the policy's situation if it may be played other than as a bust (T1, K2, K6, P4,
+        X3: the engine's ``playable_cards``), else ``UNPLAYABLE``. Worked out once per total,
+        cards owed and ONO 99 played, for all playouts of the same rules and policy."""
+        key = self.total * 4 + 2 * (self.owed == 2) + self.ono_played
+        row = self.rows.get(key)
+        if row is None:
             kinds = playable_cards(self.rules, _KINDS, self.total, self.owed, self.ono_played)
-            ok = self.fits[key] = sum(1 << c for c in kinds)
-        return ok
+            rank = self.ranks[0][self.owed == 2][self.total >= self.high]
+            row = self.rows[key] = tuple(rank[c] if c in kinds else UNPLAYABLE for c in _KINDS)
+        return row
 
     def legal(self) -> list[int]:
         """The seat to play's legal actions as ``ALL_ACTIONS`` indices in canonical order (the
@@ -199,20 +220,21 @@ class Playout:
             return []
         seat = self.to_play
         hand = self.hands[seat]
-        draw = [DRAW.index] if seat in self.pending else []
+        draw = [_DRAW] if seat in self.pending else []
         if self.four and hand.count(ONO99) >= 4:
-            return [DISCARD.index, *draw]  # K7
-        ok = self.playable()
-        plays = sorted({c for c in hand if ok >> c & 1})
+            return [_DISCARD, *draw]  # K7
+        row = self.row()
+        plays = sorted({c for c in hand if row[c] < UNPLAYABLE})
         if plays or draw:
             return plays + draw  # X2: never out while a draw is still yours
-        if self.match == "points":
+        if self.points:
             return sorted({c for c in hand if c != ONO99})  # M3: a bust
         return []
 
     def facts(self) -> Facts:
-        """The position as ``contract.Facts``; at a round's end (the horizon of a tokens or
-        points match that goes on) only ``contract.round_end`` of them holds."""
+        """The position as ``contract.Facts``, what it must agree with the engine on; at a
+        round's end (the horizon of a tokens or points match that goes on) only
+        ``contract.round_end`` of them holds."""
         over = bool(self.winners)
         return Facts(
             over=over,
@@ -235,10 +257,9 @@ class Playout:
     # ------------------------------------------------------------ the loop
 
     def run(self) -> None:
-        """Play on to the horizon: greedy's rules at every seat (the planner at ``me``)."""
+        """Play on to the horizon, every move as ``choice`` has it."""
         if self.winners:
             return
-        hands = self.hands
         while True:
             if self.pending:
                 seat = self.pending.pop(0)
@@ -247,69 +268,40 @@ class Playout:
                     return
                 continue
             seat = self.to_play
-            hand = hands[seat]
-            if self.four and hand.count(ONO99) >= 4:
-                if self.discard_four(seat):
-                    return
-                continue
-            card = self.pick(hand)
-            if card >= 0 and seat == self.me and self.planner is not None:
-                card = self.plan(seat, hand)
-            if card < 0:  # a bust (M3): shed the costliest card
-                card = max((c for c in hand if c != ONO99), key=lambda c: (CARD_POINTS[c], c))
-                if self.bust(seat, card):
-                    return
-                continue
-            if self.play(seat, card):
+            action = self.choice()
+            if action == _DISCARD:
+                ended = self.discard_four(seat)
+            elif self.points and self.row()[action] == UNPLAYABLE:
+                ended = self.bust(seat, action)
+            else:
+                ended = self.play(seat, action)
+            if ended:
                 return
 
-    def pick(self, hand: list[int]) -> int:
-        """greedy's card for this hand, or -1 when nothing is playable."""
-        total = self.total
-        room = self.max_total - total
-        best = -1
-        m10 = rev = p2 = hold = ono = False
+    def choice(self) -> int:
+        """The rollout's move for the seat to play, as an ``ALL_ACTIONS`` index: the policy's,
+        or, at seat ``me`` when it has a card it may play, the planner's."""
+        seat = self.to_play
+        if seat in self.pending:
+            return _DRAW
+        hand = self.hands[seat]
+        if self.four and hand.count(ONO99) >= 4:
+            return _DISCARD  # K7: the only legal action
+        # self.row(), its lookup inlined: this runs at every turn of every rollout
+        row = self.rows.get(self.total * 4 + 2 * (self.owed == 2) + self.ono_played) or self.row()
+        best, top = -1, UNPLAYABLE
         for c in hand:
-            if c <= 10:
-                if c <= room and c > best:
-                    best = c
-            elif c == MINUS_TEN:
-                after = total - 10
-                if after < 0 and not self.negative:
-                    after = 0
-                m10 = m10 or after <= self.max_total
-            elif room < 0:
-                continue
-            elif c == REVERSE:
-                rev = True
-            elif c == HOLD:
-                hold = True
-            elif c == PLAY2:
-                p2 = p2 or self.owed == 1 or self.p2_first
-            elif self.ono_tens and not self.ono_played and total % 10 == 0:
-                ono = True
-        if ono:
-            return ONO99
-        if self.owed == 2:
-            if rev:
-                return REVERSE
-            if hold:
-                return HOLD
-            if p2 and PLAY2 in self.deflectors:
-                return PLAY2
-        if p2 and room <= 10:
-            return PLAY2
-        if best >= 0:
+            if row[c] < top:
+                best, top = c, row[c]
+        if best < 0:  # nothing fits: a bust (M3), whichever seat it is
+            rank = self.ranks[1][self.owed == 2][self.total >= self.high]
+            for c in hand:
+                if c != ONO99 and rank[c] < top:
+                    best, top = c, rank[c]
             return best
-        if p2:
-            return PLAY2
-        if hold:
-            return HOLD
-        if rev:
-            return REVERSE
-        if m10:
-            return MINUS_TEN
-        return -1
+        if seat == self.me and self.planner is not None:
+            return self.plan(seat, hand)
+        return best
 
     def plan(self, seat: int, hand: list[int]) -> int:
         """The planner's card for ``seat`` (which has something playable)."""
@@ -321,6 +313,11 @@ class Playout:
 
     # ------------------------------------------------------------ the rules
 
+    def fits(self, hand: list[int]) -> bool:
+        """Whether the seat to play, holding ``hand``, may play a card other than as a bust."""
+        row = self.row()
+        return any(row[c] < UNPLAYABLE for c in hand)
+
     def can_act(self, seat: int) -> bool:
         """Whether ``seat``, to play, has a legal action (engine ``_to_play_actions``)."""
         hand = self.hands[seat]
@@ -328,9 +325,12 @@ class Playout:
             return True
         if seat in self.pending:
             return True
-        if self.pick(hand) >= 0:
-            return True
-        return self.match == "points" and any(c != ONO99 for c in hand)
+        # self.fits(hand), inlined: this runs after every action of every rollout
+        row = self.rows.get(self.total * 4 + 2 * (self.owed == 2) + self.ono_played) or self.row()
+        for c in hand:
+            if row[c] < UNPLAYABLE:
+                return True
+        return self.points and any(c != ONO99 for c in hand)
 
     def discard_four(self, seat: int) -> bool:
         hand = self.hands[seat]
@@ -498,8 +498,8 @@ class Playout:
 
 
 @lru_cache(maxsize=64)
-def _fits(rules: Rules) -> dict[int, int]:
-    """The playable kinds of ``Playout.playable``, remembered for every playout of ``rules``."""
+def _rows(rules: Rules, policy: RankedPolicy) -> dict[int, tuple[int, ...]]:
+    """``Playout.row``'s answers, shared by every playout of ``rules`` and ``policy``."""
     return {}
 
 
