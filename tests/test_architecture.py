@@ -29,6 +29,7 @@ LAYERS = {
     "ono99.invocation": "invocation",
     "ono99.engine": "engine",
     "ono99.features": "features",
+    "ono99.fast": "fast",
     "ono99.bots": "bots",
     "ono99.sim": "sim",
     "ono99.session": "session",
@@ -48,12 +49,15 @@ MAY_IMPORT: dict[str, set[str]] = {
     "invocation": set(),
     "engine": set(),
     "features": {"engine"},
+    # The rules again, for speed: the playout (pure Python, for the expert) and the numba
+    # kernels (the batch simulator), declared side by side under one contract.
+    "fast": {"engine", "invocation"},
     "i18n": {"engine"},
-    "bots": {"engine", "features", "invocation"},
-    "sim": {"engine", "features", "bots", "invocation", "i18n"},
-    "session": {"engine", "features", "bots", "sim", "invocation"},
+    "bots": {"engine", "features", "fast", "invocation"},
+    "sim": {"engine", "features", "fast", "bots", "invocation", "i18n"},
+    "session": {"engine", "features", "fast", "bots", "sim", "invocation"},
     # env sits on the bots (its opponents) and the batch simulator (sim.fast).
-    "env": {"engine", "features", "bots", "sim", "invocation", "i18n"},
+    "env": {"engine", "features", "fast", "bots", "sim", "invocation", "i18n"},
     "storage": {"engine", "invocation"},
     "server": {"session", "storage", "i18n", "invocation"},
     "cli": set(LAYERS.values()) - {"cli"},
@@ -64,6 +68,7 @@ OUTSIDE = {
     "engine": set(),
     "invocation": set(),
     "features": {"numpy"},
+    "fast": {"numpy", "numba"},  # numba for the kernels only; the playout is pure Python
 }
 
 # Known violations, each (importing module, imported module): why it is still here and who is

@@ -26,6 +26,7 @@ from ono99.engine import (
     new_game,
     parse_card,
     summarize,
+    view,
 )
 from ono99.sim.fast import GAME, NUM_ACTIONS, Deal, FastBatch
 
@@ -281,3 +282,30 @@ def test_a_reshuffle_order_that_is_not_the_discard_pile_is_refused_when_used() -
         for action in actions:
             batch.step([action])
     assert info.value.where == "reshuffles[0]"
+
+
+@pytest.mark.parametrize("rules", [r for r in VARIETY if r.match == "points"], ids=str)
+def test_must_bust_is_the_view_s(rules: Rules) -> None:
+    """``must_bust()`` answers as ``View.must_bust`` does, on the engine's games replayed."""
+    rng = random.Random(5)
+    games = []
+    for seed in range(6):
+        states = [new_game(rules, seed)]
+        while not states[-1].over:
+            state = states[-1]
+            states.append(apply(state, state.to_play, rng.choice(legal_actions(state))))
+        games.append(states)
+    batch = FastBatch(rules, len(games), auto_reset=False)
+    batch.load([Deal.of(states[-1]) for states in games])
+    moves = [[a.index for _, a in states[-1].actions()] for states in games]
+    busts = 0
+    for t in range(max(map(len, moves)) + 1):
+        if t:
+            batch.step([m[t - 1] if t <= len(m) else -1 for m in moves])
+        got = batch.must_bust()
+        for i, states in enumerate(games):
+            state = states[min(t, len(states) - 1)]
+            want = not state.over and view(state, state.to_play).must_bust
+            assert got[i] == want, (i, t)
+            busts += want
+    assert busts

@@ -1,11 +1,12 @@
 """Reading hands from play: what an opponent's recent plays say about the cards it holds.
 
 Every player must play, so each play is a choice, and a choice says something about the hand
-it was made from. The model here is ``greedy``'s way of choosing: a number played is the
-highest number that fitted; a special card played when no Play 2 had to be answered means no
-number fitted; not answering an owed Play 2 with a deflector means having none; and so on.
-Each recent play of an opponent becomes a **constraint**: a set of card kinds the opponent
-held none of at that moment.
+it was made from. The model here is ``greedy``'s way of choosing, read from greedy's own table
+(``greedy.RANKS``): whatever greedy prefers to the card played, and could have played, was not
+in hand. So a number played is the highest number that fitted; a special card played when no
+Play 2 had to be answered means no number fitted; not answering an owed Play 2 with a deflector
+means having none; and so on. Each recent play of an opponent becomes a **constraint**: a set of
+card kinds the opponent held none of at that moment.
 
 Cards drawn since may be of those kinds, so a constraint does not rule a hand out: a hand
 with ``k`` cards of the kinds is as likely as the chance that those ``k`` cards are all among
@@ -27,14 +28,13 @@ from functools import lru_cache
 from math import comb
 
 from ..engine import Rules, State, View
-from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from ..engine.cards import NUM_CARD_KINDS, ONO99, PLAY2
+from ..engine.game import playable_cards
 from .determinize import Determinizer
+from .greedy import ranks as greedy_ranks
 
 DEFAULT_ERROR = 0.1  # the floor weight of a world that breaks one constraint
 DEFAULT_DEPTH = 3  # constraints kept per opponent: its last plays
-
-# greedy's emergency cards, in the order it plays them when no number fits
-_EMERGENCY = (PLAY2, HOLD, REVERSE, MINUS_TEN)
 
 
 class Constraint:
@@ -64,32 +64,14 @@ def kinds_not_held(
     rules: Rules, total: int, owed: int, card: int, deflected: bool
 ) -> frozenset[int]:
     """The card kinds a greedy player did not hold when it played ``card`` at ``total``
-    owing ``owed`` cards (empty when the play says nothing)."""
+    owing ``owed`` cards (empty when the play says nothing): every kind greedy ranks above
+    ``card`` there (its one table, ``greedy.RANKS``) that it could have played. ONO 99s are
+    left out: whether one could have been played hangs on whether one already was that turn."""
     if card == ONO99 or deflected:
         return frozenset()
-    room = rules.max_total - total
-    fits = min(10, room)
-    high = room <= 10
-    play2_ok = owed == 1 or rules.play2_deflects_play2
-    kinds: set[int] = set()
-    if owed == 2 and room >= 0:  # it did not answer the Play 2 (P2)
-        kinds |= rules.deflectors
-    if card <= 10:
-        kinds |= set(range(card + 1, fits + 1))  # the highest number that fitted
-        if high and play2_ok and room >= 0:
-            kinds.add(PLAY2)  # at a high total greedy lays its Play 2 first
-    elif card == PLAY2 and high:
-        return frozenset(kinds) & _kinds_in_deck(rules)
-    else:
-        kinds |= set(range(0, fits + 1))  # no number fitted
-        if card in _EMERGENCY and room >= 0:
-            for better in _EMERGENCY[: _EMERGENCY.index(card)]:
-                if better == PLAY2 and not play2_ok:
-                    continue
-                if better == HOLD and HOLD not in rules.deflectors:
-                    continue
-                kinds.add(better)
-    return frozenset(kinds) & _kinds_in_deck(rules)
+    rank = greedy_ranks(False, owed, total, rules.max_total)  # a bust says nothing: not asked
+    better = tuple(k for k in range(NUM_CARD_KINDS) if k != ONO99 and rank[k] < rank[card])
+    return frozenset(playable_cards(rules, better, total, owed, False)) & _kinds_in_deck(rules)
 
 
 @lru_cache(maxsize=64)

@@ -16,8 +16,10 @@ import random
 from collections.abc import Callable
 
 from ..engine import Action, Setup, State, View, legal_actions, view
+from ..fast.playout import Playout
 from .determinize import unseen_counts
-from .expert import DEFAULT_MAX_ROLLOUTS, Playout, candidates, search
+from .expert import DEFAULT_MAX_ROLLOUTS, candidates, search
+from .greedy import RANKED
 from .heuristic import HeuristicBot, Planner
 
 _HEURISTIC = HeuristicBot()
@@ -58,7 +60,7 @@ class OracleBot:
             seat,
             actions,
             self._rng,
-            Playout(state.rules, Planner(state.rules, unseen_counts(own)), seat),
+            Playout(state.rules, RANKED, Planner(state.rules, unseen_counts(own)), seat),
             worlds=self.worlds,
             max_rollouts=self.max_rollouts,
         )

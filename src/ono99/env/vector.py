@@ -2,8 +2,9 @@
 
 ``VectorEnv`` holds B matches of one rule set in a ``FastBatch``. In each match one seat is the
 *learner* (drawn at random for every new match); the other seats are played inside the
-environment by a fast built-in policy over the simulator's arrays: ``"greedy"`` (a NumPy port of
-the ``greedy`` bot that chooses exactly as ``GreedyBot`` does) or ``"random"`` (a uniformly
+environment by a fast built-in policy over the simulator's arrays: ``"greedy"`` (the ``greedy``
+bot's table of rules of thumb, ``greedy.RANKS``, read over NumPy arrays, so it chooses exactly as
+``GreedyBot`` does) or ``"random"`` (a uniformly
 random legal action). Every call of ``step`` takes one action per game for its learner, then plays
 the opponents until the learner is to play again in every game.
 
@@ -31,8 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from ..bots import greedy
 from ..engine import Rules, make_rules
-from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
+from ..engine.cards import NUM_CARD_KINDS
 from ..engine.state import OUT
 from ..features import ABSENT, NUM_ACTIONS, OBS_SIZE, SEATS, Public, encode_public
 from ..sim.fast import Deal, FastBatch
@@ -40,8 +42,6 @@ from ..sim.fast import Deal, FastBatch
 _OUT = OUT.code  # the batch simulator's status arrays hold the codes
 
 OPPONENTS = ("greedy", "random")
-_DISCARD = 16
-_DRAW = 17
 _KINDS = np.arange(NUM_CARD_KINDS)
 
 
@@ -100,54 +100,22 @@ def observe(batch: FastBatch, observers: np.ndarray, mask: np.ndarray | None = N
     return encode_public(public_of_batch(batch.games, batch.rules, observers, mask), batch.rules)
 
 
-_POINTS_KEY = np.array([CARD_POINTS[c] * 32 + c for c in range(NUM_CARD_KINDS)], dtype=np.int64)
+_GREEDY_RANKS = np.array(greedy.RANKS, dtype=np.int64)  # (2, 2, 2, 18): greedy's one table
 
 
-def greedy_actions(games: np.ndarray, rules: Rules, mask: np.ndarray) -> np.ndarray:
-    """The ``greedy`` bot's choice (``ono99.bots.greedy``) for the seat to play in each game, as
-    ALL_ACTIONS indices (-1 where nothing is legal)."""
-    b = mask.shape[0]
-    total = games["total"].astype(np.int64)
-    owed = games["owed"].astype(np.int64)
-    plays = mask[:, :NUM_CARD_KINDS]
-    choice = np.full(b, -1, dtype=np.int64)
-    todo: np.ndarray = np.asarray(mask.any(axis=1), dtype=np.bool_)
-
-    def take(where: Any, action: np.ndarray | int) -> None:
-        hit = todo & where
-        choice[hit] = action if isinstance(action, int) else action[hit]
-        todo[hit] = False
-
-    first = np.argmax(mask, axis=1)
-    take(mask.sum(axis=1) == 1, first)
-    take(mask[:, _DRAW], _DRAW)
-    take(mask[:, _DISCARD], _DISCARD)
-    if rules.match == "points":
-        # A bust (M3) is when no legal card is one that keeps the total at most max_total,
-        # as the engine's playable_cards (and View.must_bust) decide it.
-        top = rules.max_total
-        numbers = np.arange(11)
-        fits = plays[:, :11] & (total[:, None] + numbers[None, :] <= top)
-        after_minus = total - 10 if rules.negative_totals else np.maximum(total - 10, 0)
-        safe = fits.any(axis=1) | (plays[:, MINUS_TEN] & (after_minus <= top))
-        safe |= (plays[:, REVERSE] | plays[:, HOLD]) & (total <= top)
-        play2_ok = (owed == 1) | rules.play2_deflects_play2
-        safe |= plays[:, PLAY2] & (total <= top) & play2_ok
-        safe |= plays[:, ONO99]  # only ever legal when it is playable (X3)
-        costliest = np.argmax(np.where(plays, _POINTS_KEY[None, :], -1), axis=1)
-        take(np.asarray(plays.any(axis=1) & ~safe, dtype=np.bool_), costliest)
-    take(plays[:, ONO99], ONO99)
-    for card in (REVERSE, HOLD, PLAY2):
-        if card in rules.deflectors:
-            take((owed == 2) & plays[:, card], card)
-    take((total >= rules.max_total - 10) & plays[:, PLAY2], PLAY2)
-    numbers_legal: np.ndarray = np.asarray(plays[:, :11], dtype=np.bool_)
-    highest = 10 - np.argmax(numbers_legal[:, ::-1], axis=1)
-    take(numbers_legal.any(axis=1), highest)
-    for card in (ONO99, PLAY2, HOLD, REVERSE, MINUS_TEN):
-        take(plays[:, card], card)
-    take(np.ones(b, dtype=np.bool_), first)
-    return choice
+def greedy_actions(batch: FastBatch, mask: np.ndarray | None = None) -> np.ndarray:
+    """The ``greedy`` bot's choice (``ono99.bots.greedy``) for the seat to play in each game of
+    ``batch``, as ALL_ACTIONS indices (-1 where nothing is legal): the legal action of lowest
+    rank in ``greedy.RANKS`` for each game's situation."""
+    if mask is None:
+        mask = batch.legal_mask()
+    games = batch.games
+    bust = batch.must_bust().astype(np.intp)
+    owed_two = (games["owed"] == 2).astype(np.intp)
+    high = (games["total"] >= batch.rules.max_total - greedy.HIGH_MARGIN).astype(np.intp)
+    ranks = _GREEDY_RANKS[bust, owed_two, high]  # (B, 18)
+    best = np.argmin(np.where(mask, ranks, NUM_ACTIONS), axis=1)
+    return np.where(mask.any(axis=1), best, -1)
 
 
 class VectorEnv:
@@ -259,7 +227,7 @@ class VectorEnv:
                 self._mask = mask
                 return
             if self.opponents == "greedy":
-                acts = greedy_actions(self.batch.games, self.rules, mask)
+                acts = greedy_actions(self.batch, mask)
             else:
                 acts = self.batch.random_actions()
             acts[~waiting] = -1

@@ -66,8 +66,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine import Rules
-from ...engine.cards import CARD_POINTS, DECK_COUNTS, NUM_CARD_KINDS
+from ..engine import Rules
+from ..engine.cards import CARD_POINTS, DECK_COUNTS, NUM_CARD_KINDS
 
 SEATS = 6  # the most players (C3)
 HAND = 4  # hand slots (T2)

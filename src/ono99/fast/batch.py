@@ -1,10 +1,10 @@
-"""``FastBatch``: B games of one rule set stepped at once, over the game records of ``state.py``.
+"""``FastBatch``: B games of one rule set stepped at once, over the game records of ``layout.py``.
 
 Actions are the engine's ``ALL_ACTIONS`` indices (0–15 ``play <card id>``, 16 ``discard ono99``;
 17, ``draw``, is never legal because the draw penalty is not simulated), and -1 leaves a game
-alone for that step. ``legal_mask()`` gives a B × 18 bool mask; ``step(actions)`` checks the
-actions (unless ``check=False``), applies them, and with ``auto_reset`` starts a new match in
-every slot whose match just ended.
+alone for that step. ``legal_mask()`` gives a B × 18 bool mask (``must_bust()`` says where those
+are busts); ``step(actions)`` checks the actions (unless ``check=False``), applies them, and
+with ``auto_reset`` starts a new match in every slot whose match just ended.
 
 Agreement with the engine is defined on explicit deals: ``load([Deal(...), ...])`` makes game i
 play the given first dealer, deck orders and reshuffle orders, exactly as the engine's
@@ -22,10 +22,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...engine import ALL_ACTIONS, CARD_NAMES, Rules, State, parse_card
-from ...engine.errors import IllegalActionError, RulesError, SetupError
-from ...invocation import pip_install
-from .state import (
+from ..engine import ALL_ACTIONS, CARD_NAMES, Rules, State, Status, parse_card
+from ..engine.errors import IllegalActionError, RulesError, SetupError
+from ..invocation import pip_install
+from .contract import Facts
+from .layout import (
     EMPTY,
     MATCH_CODES,
     NUM_ACTIONS,
@@ -42,6 +43,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(f"ono99.sim.fast needs numpy and numba: {pip_install('fast')}") from error
 
+_STATUSES = tuple(Status)  # by Status.code, the order the kernels number them in
 _GOLDEN = 0x9E3779B97F4A7C15
 _ACTION_NAMES = tuple(str(a) for a in ALL_ACTIONS)
 
@@ -175,6 +177,12 @@ class FastBatch:
         mask = np.zeros((self.batch_size, NUM_ACTIONS), dtype=np.bool_)
         kernels.legal_masks(self.games, mask)
         return mask
+
+    def must_bust(self) -> np.ndarray:
+        """(B,) bool: every card the seat to play may play is a bust (M3; ``View.must_bust``)."""
+        out = np.zeros(self.batch_size, dtype=np.bool_)
+        kernels.must_bust(self.games, self.params, out)
+        return out
 
     @property
     def to_play(self) -> np.ndarray:
@@ -312,6 +320,30 @@ class FastBatch:
                 }
             )
         return result
+
+    def facts(self, i: int) -> Facts:
+        """Game i's position as ``contract.Facts`` (what it must agree with the engine on)."""
+        r = self.games[i]
+        n = self.rules.players
+        over = bool(r["over"])
+        match = MATCH_CODES[self.rules.match]
+        return Facts(
+            over=over,
+            winners=tuple(s for s in range(n) if r["winners"][s]),
+            total=int(r["total"]),
+            direction=int(r["direction"]),
+            to_play=None if over else int(r["to_play"]),
+            owed=int(r["owed"]),
+            ono99_played=bool(r["ono99_played"]),
+            legal=tuple(a for a in range(NUM_ACTIONS) if (int(r["legal"]) >> a) & 1),
+            hands=tuple(tuple(sorted(int(c) for c in h if c != EMPTY)) for h in r["hands"][:n]),
+            status=tuple(_STATUSES[int(st)] for st in r["status"][:n]),
+            tokens=tuple(int(t) for t in r["tokens"][:n]) if match == TOKENS else None,
+            scores=tuple(int(t) for t in r["scores"][:n]) if match == POINTS else None,
+            owes_draw=(),  # the draw penalty (X2) is not simulated
+            draw_pile=int(r["pile_len"] - r["pile_pos"]),
+            discard_pile=int(r["discard_size"]),
+        )
 
     def bytes_per_game(self) -> int:
         """Memory per game of the batch's state: one record (loaded deals not counted)."""

@@ -1,4 +1,4 @@
-"""Numba kernels: the rules of ``ono99.engine.game`` over the game records of ``state.py``.
+"""Numba kernels: the rules of ``ono99.engine.game`` over the game records of ``layout.py``.
 
 Each private function works on one game: ``r`` is its record (``games[g]``), ``p`` the rule set
 (the record of a ``PARAMS`` array), and ``sc``/``g`` the loaded scripts and the game's index in
@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ...engine.state import Status
-from .state import (
+from ..engine.state import Status
+from .layout import (
     CARD_POINTS_ARRAY,
     DECK_COUNTS_ARRAY,
     DISCARD_ACTION,
@@ -58,7 +58,7 @@ _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(
 
 Game = Any  # a record of the GAME dtype (typing only)
 Params = Any  # the record of a PARAMS array
-Scripts = np.ndarray  # the scripts array of state.scripts
+Scripts = np.ndarray  # the scripts array of layout.scripts
 
 
 # --------------------------------------------------------------------------- randomness
@@ -140,6 +140,16 @@ def legal_bits(r: Game, p: Params) -> int:
         if c != EMPTY and c != ONO99:
             bits |= 1 << c
     return bits
+
+
+@njit(cache=True, inline="always")
+def _nothing_fits(r: Game, p: Params, seat: int) -> bool:
+    """No card of ``seat``'s hand may be played now but as a bust (M3)."""
+    h = r.hands[seat]
+    for i in range(HAND):  # noqa: SIM110 - Numba compiles loops, not generators
+        if h[i] != EMPTY and _playable(r, p, h[i]):
+            return False
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -258,13 +268,7 @@ def _minus_ten(r: Game, p: Params) -> None:
 @njit(cache=True)
 def _play(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
     h = r.hands[seat]
-    bust = False
-    if p.match == POINTS:  # M3: a play when nothing is playable is a bust
-        bust = True
-        for i in range(HAND):
-            if h[i] != EMPTY and _playable(r, p, h[i]):
-                bust = False
-                break
+    bust = p.match == POINTS and _nothing_fits(r, p, seat)  # M3: a play when nothing fits
     for i in range(HAND):
         if h[i] == c:
             h[i] = EMPTY
@@ -636,6 +640,21 @@ def step_games(
             if auto_reset:
                 _restart(r, p, sc, g)
     return -1
+
+
+@njit(cache=True)
+def must_bust(games: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
+    """``out[g]``: every card game g's seat to play may play is a bust (M3), as
+    ``View.must_bust`` says it."""
+    p = params[0]
+    for g in range(games.shape[0]):
+        r = games[g]
+        out[g] = (
+            p.match == POINTS
+            and r.over == 0
+            and (r.legal & DISCARD_BIT) == 0
+            and _nothing_fits(r, p, r.to_play)
+        )
 
 
 @njit(cache=True)
