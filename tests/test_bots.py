@@ -13,11 +13,13 @@ from invariants import config_id, random_states, sweep_configs
 from ono99.bots import (
     BOT_INFO,
     BOTS,
+    ORACLE_INFO,
     ORACLES,
     Bot,
     ExpertBot,
     GreedyBot,
     HeuristicBot,
+    OmniscientBot,
     OracleBot,
     UnknownBotError,
     make_bot,
@@ -79,17 +81,25 @@ def test_the_registry_offers_opponents_by_difficulty() -> None:
         assert info.name == name and info.description and info.level
         bot = make_bot(name, 1)
         assert bot.name == name
-        assert not getattr(bot, "omniscient", False)
+        assert not isinstance(bot, OmniscientBot) and not info.sees_all
 
 
 def test_the_oracle_is_kept_apart() -> None:
     assert "oracle" not in BOTS
     assert list(ORACLES) == ["oracle"]
     oracle = make_bot("oracle", 1)
-    assert isinstance(oracle, OracleBot) and oracle.omniscient
-    state = next(random_states(make_rules("2022"), 1))
-    with pytest.raises(TypeError):
-        oracle.choose(view(state, 0))
+    assert isinstance(oracle, OracleBot) and isinstance(oracle, OmniscientBot)
+    assert not hasattr(oracle, "choose")  # no view to choose from: nothing there can raise
+    state = next(s for s in random_states(make_rules("2022"), 1) if not s.over)
+    seat = state.to_play
+    assert seat is not None
+    assert oracle.choose_state(state, seat) in legal_actions(state, seat)
+
+
+def test_the_registry_says_which_bots_see_all_and_their_types_agree() -> None:
+    for name, info in {**BOT_INFO, **ORACLE_INFO}.items():
+        assert info.sees_all == isinstance(make_bot(name, 1), OmniscientBot), name
+    assert [name for name, info in ORACLE_INFO.items() if info.sees_all] == list(ORACLES)
 
 
 def test_an_unknown_bot_lists_the_known_ones() -> None:

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from ono99.bots import ORACLE_INFO, BotInfo, make_bot
+from ono99.bots import ORACLE_INFO, BotInfo, OmniscientBot, make_bot
 from ono99.cli.tournament import bots_table
-from ono99.engine import Action, State, View, legal_actions, load_record, make_rules, replay
+from ono99.engine import Action, State, legal_actions, load_record, make_rules, replay
 from ono99.sim import play_game
 from ono99.sim.stats import wilson_interval
 from ono99.sim.tournament import (
@@ -317,18 +317,14 @@ def test_an_unknown_bot_fails_before_any_game() -> None:
         Tournament(make_rules("2022", players=3), ("greedy", "random"), 10, seed=0)
 
 
-class Peeker:
-    """An omniscient bot, as the oracle will be: it is handed the whole state."""
+class Peeker(OmniscientBot):
+    """An omniscient bot, as the oracle is: it is handed the whole state."""
 
     name = "peeker"
-    omniscient = True
     hands_seen = 0
 
     def __init__(self, seed: int | None = None) -> None:
         del seed
-
-    def choose(self, view: View) -> Action:
-        raise AssertionError("an omniscient bot is asked with choose_state")
 
     def choose_state(self, state: State, seat: int) -> Action:
         assert isinstance(state, State)  # the full state, every hand in it, not a view

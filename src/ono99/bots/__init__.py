@@ -1,9 +1,12 @@
-"""Bots by name. Every bot chooses from a seat's ``View`` only (RULES.md V1).
+"""Bots by name. Every opponent chooses from a seat's ``View`` only (RULES.md V1).
 
 ``BOTS`` holds the opponents anyone may play against, from the weakest up; ``BOT_INFO`` gives
 each one's difficulty, a line describing it, and what it needs beyond the core install. The
 ``oracle``, which sees every card, is kept apart in ``ORACLES``: it measures the ceiling of skill
-in tournaments and is never offered as an opponent. ``make_bot`` knows both.
+in tournaments and is never offered as an opponent. ``make_bot`` builds either; ``make_opponent``
+only an opponent. ``BotInfo.sees_all`` is the one statement of which registered bots play from
+the whole state; each of them is an ``OmniscientBot`` (``ono99.bots.base``), the type by which
+the game loop knows to hand it the state.
 
 The registry is the one place that says which bots can be offered *here*: ``offered_bots()``
 lists the opponents whose extra is installed, without building any of them, and
@@ -16,9 +19,10 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from ..invocation import pip_install
-from .base import Bot
+from .base import Agent, Bot, OmniscientBot
 from .expert import ExpertBot
 from .greedy import GreedyBot
 from .heuristic import HeuristicBot
@@ -26,16 +30,18 @@ from .learned import LearnedBot
 from .oracle import OracleBot
 from .random_bot import RandomBot
 
+A = TypeVar("A", bound=Agent)
+
 
 @dataclass(frozen=True)
-class BotInfo:
+class BotInfo(Generic[A]):
     """A registered bot: its name, difficulty (1 = easiest) and what it does."""
 
     name: str
     difficulty: int
     level: str
     description: str
-    factory: Callable[..., Bot]
+    factory: Callable[..., A]
     extra: str | None = None  # the extra it needs beyond the core install
     needs: tuple[str, ...] = ()  # the modules of that extra it imports
     sees_all: bool = False  # plays from the whole state (the oracle), never from a view
@@ -47,7 +53,7 @@ class BotInfo:
         return f"the {self.name} bot needs the {self.extra} extra: {pip_install(self.extra or '')}"
 
 
-_OPPONENTS = (
+_OPPONENTS: tuple[BotInfo[Bot], ...] = (
     BotInfo("random", 1, "beginner", "plays a random legal card", RandomBot),
     BotInfo(
         "greedy",
@@ -83,7 +89,7 @@ _OPPONENTS = (
         ExpertBot,
     ),
 )
-_CEILING = (
+_CEILING: tuple[BotInfo[OmniscientBot], ...] = (
     BotInfo(
         "oracle",
         5,
@@ -94,10 +100,10 @@ _CEILING = (
     ),
 )
 
-BOT_INFO: dict[str, BotInfo] = {info.name: info for info in _OPPONENTS}
+BOT_INFO: dict[str, BotInfo[Bot]] = {info.name: info for info in _OPPONENTS}
 BOTS: dict[str, Callable[..., Bot]] = {info.name: info.factory for info in _OPPONENTS}
-ORACLE_INFO: dict[str, BotInfo] = {info.name: info for info in _CEILING}
-ORACLES: dict[str, Callable[..., Bot]] = {info.name: info.factory for info in _CEILING}
+ORACLE_INFO: dict[str, BotInfo[OmniscientBot]] = {info.name: info for info in _CEILING}
+ORACLES: dict[str, Callable[..., OmniscientBot]] = {info.name: info.factory for info in _CEILING}
 
 
 class UnknownBotError(ValueError):
@@ -109,7 +115,7 @@ def offered_bots() -> tuple[str, ...]:
     return tuple(info.name for info in _OPPONENTS if info.missing() is None)
 
 
-def bot_info(name: str) -> BotInfo:
+def bot_info(name: str) -> BotInfo[Bot] | BotInfo[OmniscientBot]:
     """The registry entry of ``name`` (the oracle included), whether or not it can be built
     here; an unknown name lists the ones that can."""
     info = BOT_INFO.get(name) or ORACLE_INFO.get(name)
@@ -119,7 +125,7 @@ def bot_info(name: str) -> BotInfo:
     return info
 
 
-def check_bot(name: str) -> BotInfo:
+def check_bot(name: str) -> BotInfo[Bot] | BotInfo[OmniscientBot]:
     """The registry entry of a bot that can be built here, or a one-line ``UnknownBotError``
     saying why not."""
     info = bot_info(name)
@@ -129,10 +135,19 @@ def check_bot(name: str) -> BotInfo:
     return info
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
+def make_bot(name: str, seed: int | None = None) -> Agent:
     """A new bot by registry name (the oracle included); an unknown name lists the known
     ones, and a bot whose extra is missing names the command that installs it."""
     return check_bot(name).factory(seed)
+
+
+def make_opponent(name: str, seed: int | None = None) -> Bot:
+    """A new bot to play against, as ``make_bot`` builds it: one of ``BOTS``, which choose
+    from a view; a bot that sees every card is refused in one line."""
+    info = check_bot(name)
+    if info.sees_all or name not in BOT_INFO:
+        raise UnknownBotError(f"bot {name!r} sees every card: it is never an opponent")
+    return BOT_INFO[name].factory(seed)
 
 
 __all__ = [
@@ -140,17 +155,20 @@ __all__ = [
     "BOT_INFO",
     "ORACLES",
     "ORACLE_INFO",
+    "Agent",
     "Bot",
     "BotInfo",
     "ExpertBot",
     "GreedyBot",
     "HeuristicBot",
     "LearnedBot",
+    "OmniscientBot",
     "OracleBot",
     "RandomBot",
     "UnknownBotError",
     "bot_info",
     "check_bot",
     "make_bot",
+    "make_opponent",
     "offered_bots",
 ]

@@ -2,9 +2,9 @@
 
 It exists only to measure how much skill matters: the gap between the expert and the oracle
 is the value of the hidden information, the gap between greedy and the oracle the room for
-skill. It is never offered as an opponent (``ono99.bots.ORACLES``, not ``BOTS``), and it takes
-the full state through ``choose_state(state, seat)``, which the driver calls for bots marked
-``omniscient``.
+skill. It is never offered as an opponent (``ono99.bots.ORACLES``, not ``BOTS``). It is an
+``OmniscientBot``: it has no ``choose(view)``, and the game loop hands it the full state
+through ``choose_state(state, seat)``.
 
 What it does not know is the future: every world it searches is the true state with a fresh
 seed for the reshuffles still to come (no card anyone holds or could see decides those).
@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..engine import Action, Setup, State, View, legal_actions, view
+from ..engine import Action, Setup, State, legal_actions, view
 from ..fast.playout import Playout
+from .base import OmniscientBot
 from .determinize import unseen_counts
 from .expert import DEFAULT_MAX_ROLLOUTS, candidates, search
 from .greedy import RANKED
@@ -27,11 +28,10 @@ _HEURISTIC = HeuristicBot()
 DEFAULT_WORLDS = 16  # the cards are known, only future reshuffles vary between worlds
 
 
-class OracleBot:
+class OracleBot(OmniscientBot):
     """The omniscient ceiling (see the module doc)."""
 
     name = "oracle"
-    omniscient = True
 
     def __init__(
         self,
@@ -43,9 +43,6 @@ class OracleBot:
         self._rng = random.Random(seed)
         self.worlds = worlds
         self.max_rollouts = max_rollouts
-
-    def choose(self, view: View) -> Action:
-        raise TypeError("the oracle needs the whole state: call choose_state(state, seat)")
 
     def choose_state(self, state: State, seat: int) -> Action:
         legal = legal_actions(state, seat)

@@ -31,7 +31,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import Bot, UnknownBotError, make_bot
+from ..bots import Bot, UnknownBotError, make_opponent
 from ..bots.expert import ExpertBot
 from ..engine import (
     CW,
@@ -740,7 +740,7 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
             f"not {len(kinds)}"
         )
     it = iter(kinds)
-    return [None if s == human else make_bot(next(it), seed * 10 + s) for s in range(players)]
+    return [None if s == human else make_opponent(next(it), seed * 10 + s) for s in range(players)]
 
 
 @click.command(

@@ -34,7 +34,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..bots import UnknownBotError, check_bot
+from ..bots import UnknownBotError, bot_info, check_bot
 from ..invocation import pip_install
 from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
 from .command import Command
@@ -166,7 +166,7 @@ def bots_table(summary: dict[str, Any]) -> Table:
         table.add_column("rating μ ± σ", justify="right")
     for bot in summary["bots"]:
         low, high = bot["ci95"]
-        name = bot["bot"] + (" *" if bot.get("omniscient") else "")
+        name = bot["bot"] + (" *" if bot_info(bot["bot"]).sees_all else "")
         row = [name, str(bot["copies"]), str(bot["games"]), _wins(bot["wins"])]
         row += [_pct(bot["win_rate"]), f"{_pct(low)}–{_pct(high)}"]
         if ratings:
@@ -375,7 +375,7 @@ def tournament_command(
         )
         sys.exit(EXIT_INTERRUPTED)
     print_block(console, bots_table(summary))
-    if any(bot.get("omniscient") for bot in summary["bots"]):
+    if any(bot_info(bot["bot"]).sees_all for bot in summary["bots"]):
         console.print("* sees every card: a measure of the ceiling of skill, not an opponent")
     console.print()
     print_block(console, seats_table(summary))

@@ -22,13 +22,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
+from ..bots import Agent, OmniscientBot, make_bot
 from ..engine import ALL_ACTIONS, OUT, Rules, State, apply, make_rules, new_game, to_act, view
 from ..features import encode, observation_bounds
+from ..sim.driver import advance
 from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
 from .core import render_text as _render_text
 
-Opponent = str | Bot
+Opponent = str | Agent
 MAX_DEALS = 10_000  # re-deals allowed at a reset before giving up (see _deal)
 
 
@@ -64,7 +65,7 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
         for o in given:
             if isinstance(o, str):
                 make_bot(o)  # an unknown name fails here, listing the known ones
-            elif not callable(getattr(o, "choose", None)):
+            elif not callable(getattr(o, "choose", None)) and not isinstance(o, OmniscientBot):
                 raise ValueError(f"an opponent is a bot name or a bot, not {o!r}")
         # The opponents sit in the seats after the learner's, clockwise.
         self.opponents = given * (n - 1) if len(given) == 1 else given
@@ -82,7 +83,7 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.seat = 0 if seat == "random" else int(seat)
         self.game: State | None = None  # the full state: the referee's, never the learner's
-        self._bots: list[Bot | None] = []
+        self._bots: list[Agent | None] = []  # None at the learner's seat
         self._done = True
 
     # ------------------------------------------------------------------ the Gymnasium API
@@ -156,14 +157,10 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
 
     def _play_opponents(self, game: State) -> State:
         """Let the bots act until the learner is asked, is out of the game, or it is over."""
-        while not game.over and game.status[self.seat] != OUT:
-            actor = to_act(game)
-            if actor == self.seat or actor is None:
-                break
-            bot = self._bots[actor]
-            assert bot is not None
-            game = apply(game, actor, bot.choose(view(game, actor)))
-        return game
+        return advance(game, self._bots, stop=self._learner_out)
+
+    def _learner_out(self, game: State) -> bool:
+        return game.status[self.seat] == OUT
 
     def _mask(self) -> np.ndarray:
         game = self._game()

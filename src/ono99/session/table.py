@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..bots import Bot, make_bot, offered_bots
+from ..bots import Bot, make_opponent, offered_bots
 from ..engine import (
     DRAW,
     Action,
@@ -573,7 +573,7 @@ class Table:
 
     def _make_bots(self) -> None:
         self._bots = {
-            s.index: make_bot(s.bot, secrets.randbits(63))
+            s.index: make_opponent(s.bot, secrets.randbits(63))
             for s in self.seats
             if s.kind == BOT and s.bot is not None
         }
@@ -582,7 +582,9 @@ class Table:
     def _stand_in(self, seat: int) -> Bot:
         bot = self._stand_ins.get(seat)
         if bot is None:
-            bot = self._stand_ins[seat] = make_bot(self.settings.stand_in, secrets.randbits(63))
+            bot = self._stand_ins[seat] = make_opponent(
+                self.settings.stand_in, secrets.randbits(63)
+            )
         return bot
 
     def _new_game(self, now: float) -> Effects:

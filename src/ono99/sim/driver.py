@@ -1,38 +1,78 @@
-"""Playing games between bots: a whole game from a seed (the engine's ``to_act`` says who
-acts next)."""
+"""The game loop — whose turn, ask the agent, apply — written once.
+
+``advance`` lets the bots act, each move through the engine's checked ``apply``, until a seat
+without a bot (a person, a learner) is to act, ``stop`` says so, or the game is over. Who acts
+is the engine's ``to_act`` unless the caller says otherwise (``actor``); what a bot plays is
+``decide``: from the seat's view (RULES.md V1), or, for an ``OmniscientBot``, from the whole
+state. ``play_game`` is a whole game between bots from a seed.
+
+Everything that runs games steps through here: tournaments and analyses (``play_game``), the
+terminal game (``ono99.cli.play``, between the person's turns) and the Gymnasium environment's
+referee (the opponents, up to the learner's turn). The expert's rollouts
+(``ono99.fast.playout``) are the one declared second loop, for speed: they play on mutable
+lists, never on engine states.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..bots import Bot
-from ..engine import Rules, State, apply, new_game, to_act, view
+from ..bots import Agent, OmniscientBot
+from ..engine import Action, Rules, State, apply, new_game, to_act, view
+
+Choose = Callable[[Agent, State, int], Action]
+
+
+def decide(agent: Agent, state: State, seat: int) -> Action:
+    """What ``agent`` plays at ``seat``: a bot from the seat's view, an omniscient one (the
+    oracle, recognised by its type) from the whole state."""
+    if isinstance(agent, OmniscientBot):
+        return agent.choose_state(state, seat)
+    return agent.choose(view(state, seat))
+
+
+def advance(
+    state: State,
+    agents: Sequence[Agent | None],
+    *,
+    actor: Callable[[State], int | None] = to_act,
+    choose: Choose = decide,
+    stop: Callable[[State], bool] | None = None,
+    before: Callable[[State, int, Action], None] | None = None,
+    on_state: Callable[[State], None] | None = None,
+) -> State:
+    """Let the bots in ``agents`` (one per seat, None where no bot sits) act until the seat
+    ``actor`` names has no bot, ``stop(state)`` holds, or the game is over; return the state
+    reached. ``before(state, seat, action)`` is called before each move is applied,
+    ``on_state`` with each state after one."""
+    while not state.over and not (stop is not None and stop(state)):
+        seat = actor(state)
+        assert seat is not None
+        agent = agents[seat]
+        if agent is None:
+            break
+        action = choose(agent, state, seat)
+        if before is not None:
+            before(state, seat, action)
+        state = apply(state, seat, action)
+        if on_state is not None:
+            on_state(state)
+    return state
 
 
 def play_game(
     rules: Rules,
-    bots: Sequence[Bot],
+    bots: Sequence[Agent],
     seed: int,
     *,
     dealer: int | None = None,
     on_state: Callable[[State], None] | None = None,
 ) -> State:
-    """Play one game between ``bots`` (one per seat) and return the final state."""
+    """Play one game between ``bots`` (one per seat) and return the final state;
+    ``on_state`` is called with the first state and each one after."""
     if len(bots) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} bots, not {len(bots)}")
     state = new_game(rules, seed, dealer=dealer)
     if on_state:
         on_state(state)
-    while not state.over:
-        seat = to_act(state)
-        assert seat is not None
-        bot = bots[seat]
-        if getattr(bot, "omniscient", False):
-            # Only the oracle, which measures the ceiling of skill, sees the whole state.
-            action = bot.choose_state(state, seat)  # type: ignore[attr-defined]
-        else:
-            action = bot.choose(view(state, seat))
-        state = apply(state, seat, action)
-        if on_state:
-            on_state(state)
-    return state
+    return advance(state, bots, on_state=on_state)
