@@ -13,6 +13,7 @@ from ono99.engine import (
     legal_actions,
     make_rules,
     new_game,
+    next_seat,
     parse_card,
     view,
 )
@@ -265,3 +266,21 @@ def test_T4_next_player_skips_an_eliminated_seat_counter_clockwise() -> None:
     assert (s.direction, s.to_play) == (CCW, 3)
     s = apply(s, 3, "play 5")
     assert s.to_play == 1  # 3 → (2 is out) → 1
+
+
+def test_T4_next_seat_is_who_plays_after_a_seat_asked_of_state_or_view() -> None:
+    s = out_seat_2_game()  # seat 2 is out, clockwise, seat 3 to play
+    for game in (s, view(s, 0), view(s)):
+        assert [next_seat(game, seat) for seat in range(4)] == [1, 3, 3, 0]
+    assert next_seat(s, 3) == apply(s, 3, "play 4").to_play
+    reversed_ = apply(apply(s, 3, "play 4"), 0, "play reverse")
+    for game in (reversed_, view(reversed_, 1)):
+        assert [next_seat(game, seat) for seat in range(4)] == [3, 0, 1, 1]
+
+
+def test_T4_next_seat_is_none_when_no_other_seat_is_in() -> None:
+    rules = make_rules("2022", players=2, four_ono99_discard=False)
+    s = apply(position(rules, {0: ["5"], 1: ["ono99"] * 4}, to_play=0), 0, "play 5")
+    assert s.over and s.winners == (0,)  # seat 1 was stuck (E1): seat 0 is the only one in
+    assert next_seat(s, 0) is None
+    assert next_seat(s, 1) == 0

@@ -1,6 +1,6 @@
 """The ONO 99 rules engine: pure, standard-library only, no I/O.
 
-The vocabulary: ``make_rules`` → ``new_game`` → ``to_act`` / ``legal_actions`` /
+The vocabulary: ``make_rules`` → ``new_game`` → ``to_act`` / ``next_seat`` / ``legal_actions`` /
 ``why_illegal`` / ``apply`` → ``view``, ``summarize``, ``record_of`` / ``load_record`` /
 ``replay``; a position's text form, ``position_text`` / ``parse_position`` (like FEN), and
 ``make_position`` from its parts; ``state_from_view``, a full state from a seat's view and the
@@ -18,7 +18,16 @@ from .errors import (
     RulesError,
     SetupError,
 )
-from .game import apply, apply_unchecked, is_bust, legal_actions, new_game, to_act, why_illegal
+from .game import (
+    apply,
+    apply_unchecked,
+    is_bust,
+    legal_actions,
+    new_game,
+    next_seat,
+    to_act,
+    why_illegal,
+)
 from .position import make_position, parse_position, position_text
 from .reasons import REASONS, Reason
 from .record import FORMAT, Record, load_record, record_of, replay, replay_states
@@ -70,6 +79,7 @@ __all__ = [
     "make_position",
     "make_rules",
     "new_game",
+    "next_seat",
     "parse_action",
     "parse_card",
     "parse_position",

@@ -160,6 +160,12 @@ def to_act(game: State | View) -> int | None:
     return game.to_play
 
 
+def next_seat(game: State | View, seat: int) -> int | None:
+    """T4: the seat after ``seat``, in the current direction, whose player is still in; None
+    when no other seat is. Public: the same answer from the state and from any view."""
+    return _seat_after(game.status, game.direction, seat)
+
+
 def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     """The actions ``seat`` (default: the seat to play) may take now, in canonical order
     (N4): plays in card order, then ``discard ono99``, then ``draw``."""
@@ -541,15 +547,19 @@ def _reshuffle(w: _Work) -> None:
     _event(w, "reshuffle", data=len(pile))
 
 
+def _seat_after(status: Sequence[Status], direction: int, seat: int) -> int | None:
+    n = len(status)
+    for step in range(1, n):
+        s = (seat + step * direction) % n
+        if status[s] == IN:
+            return s
+    return None
+
+
 def _next_seat(w: _Work, seat: int) -> int:
-    """T4: the next seat in the current direction whose player is still in."""
-    n = w.rules.players
-    status = w.status
-    step = w.direction
-    s = (seat + step) % n
-    while status[s] != IN:
-        s = (s + step) % n
-    return s
+    """T4 as the transitions use it: a turn that finds no other seat in stays where it is."""
+    s = _seat_after(w.status, w.direction, seat)
+    return seat if s is None else s
 
 
 def _advance(w: _Work, seat: int, owed: int) -> None:
@@ -726,6 +736,7 @@ __all__ = [
     "is_bust",
     "legal_actions",
     "new_game",
+    "next_seat",
     "to_act",
     "why_illegal",
 ]
