@@ -116,8 +116,8 @@ def test_the_hint_depends_only_on_the_persons_view() -> None:
         console = Console(file=io.StringIO(), width=100, highlight=False, emoji=False)
         bots = [None, make_bot("greedy"), make_bot("greedy")]
         game = TerminalGame(rules, 12, 0, ["You", "Ana", "Ben"], bots, console, lambda: "")
-        while game.state.to_play != 0:  # the bots play up to the person's first turn
-            game.bot_turn(to_act(game.state))
+        game.play_bots()  # up to the person's first turn
+        assert to_act(game.state) == 0
         if hidden:
             before = game.state
             game.state = hide(before, 0, rng)

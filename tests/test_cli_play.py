@@ -26,7 +26,8 @@ from rich.console import Console
 
 from ono99.bots import make_bot
 from ono99.cli.main import main
-from ono99.cli.play import MoveError, TerminalGame, parse_move, why_not
+from ono99.cli.play import TerminalGame
+from ono99.cli.play_input import MoveError, parse_move, why_not
 from ono99.engine import (
     DISCARD,
     DRAW,

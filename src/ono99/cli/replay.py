@@ -31,7 +31,7 @@ from ..engine import (
 from ..i18n import Translator, cards_text, translator
 from .command import Command
 from .options import CliError, lang_option, language_for
-from .play import match_text
+from .play_screen import match_text
 from .render import Narrator
 
 _TONE_STYLE = {"round": "bold", "play": "", "bad": "red", "info": "dim", "over": "bold green"}
