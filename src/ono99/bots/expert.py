@@ -17,8 +17,8 @@ Rollouts run on ``ono99.fast.playout.Playout``, the rules again on plain lists (
 second implementation, checked against the engine action by action): the expert's own seat
 plays the heuristic's ``Planner``, every other seat plays ``greedy``'s rules of thumb (its one
 table, ``greedy.RANKED``) — a fast, reasonable model of an opponent. This is the expert's own
-imagined world, so nothing real is revealed. Owed draws (X2) are always taken at once, as the
-bots and the driver do.
+imagined world, so nothing real is revealed. Owed draws (X2) are always taken at once, as
+greedy and the heuristic take theirs (and the terminal game has every bot take its own).
 
 What a rollout plays to, and what it scores (RULES.md §7):
 

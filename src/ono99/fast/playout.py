@@ -15,7 +15,11 @@ leaves and who wins (M3) — but no new round is dealt; ``winners``, ``status``,
 
 ``run`` plays a rule-of-thumb policy compiled to ranks at every seat (greedy's,
 ``ono99.bots.greedy.RANKED``, written once there as data), and a planner at seat ``me`` if
-given. Owed draws (X2) are taken at once, as the bots and the driver do.
+given. Owed draws (X2) are taken at once, as greedy and the heuristic take theirs.
+
+It is the one declared second game loop (``run``): ``ono99.sim.driver.advance`` is the loop
+everything else steps through, but it moves frozen engine states through the checked
+``apply``, which is the cost a rollout exists to avoid.
 """
 
 from __future__ import annotations
