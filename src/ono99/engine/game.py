@@ -549,10 +549,11 @@ def _reshuffle(w: _Work) -> None:
 
 def _seat_after(status: Sequence[Status], direction: int, seat: int) -> int | None:
     n = len(status)
-    for step in range(1, n):
-        s = (seat + step * direction) % n
+    s = (seat + direction) % n
+    while s != seat:
         if status[s] == IN:
             return s
+        s = (s + direction) % n
     return None
 
 
