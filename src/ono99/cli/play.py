@@ -144,7 +144,7 @@ class TerminalGame:
         if not self.watching and self.human in state.out:
             self.watching = True
             self.delay = min(self.delay, 0.25)
-            self.console.print(Text("  " + self.tr("term.watching")))
+            self.screen.say("term.watching")
         if action is not DRAW and self.delay > 0:
             time.sleep(self.delay)
 
@@ -209,7 +209,7 @@ class TerminalGame:
             self.state = apply(self.state, self.human, DRAW)
             self.narrate()
         else:
-            self.console.print(Text("  " + tr("term.draw.none"), "yellow"))
+            self.screen.say("term.draw.none", "yellow")
 
     def ask(self, prompt: Text) -> str:
         self.console.print(prompt, end="")
