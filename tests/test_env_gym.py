@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from ono99.bots import UnknownBotError, make_bot
-from ono99.engine import OUT, make_rules, to_act, view
+from ono99.bots import OracleBot, UnknownBotError, make_bot
+from ono99.engine import OUT, Action, State, make_rules, to_act, view
 from ono99.env import GYM_ID, Ono99Env
 from ono99.env.core import final_reward
 from ono99.features import encode
@@ -161,6 +161,27 @@ def test_opponents_are_checked_and_placed_clockwise() -> None:
     env = Ono99Env(players=3, opponents=(bot, "random"), seat=1)
     env.reset(seed=0)
     assert env._bots[2] is bot and env._bots[0].name == "random" and env._bots[1] is None
+
+
+def test_an_omniscient_opponent_is_handed_the_referees_state() -> None:
+    """The opponents move through the one game loop, which hands an ``OmniscientBot`` the
+    whole state (the referee's); the learner still sees its own view only."""
+    oracle = OracleBot(1, worlds=2, max_rollouts=4)
+    asked: list[State] = []
+    choose_state = oracle.choose_state
+
+    def spy(state: State, seat: int) -> Action:
+        asked.append(state)
+        return choose_state(state, seat)
+
+    oracle.choose_state = spy  # type: ignore[method-assign]
+    env = Ono99Env(players=2, opponents=oracle)
+    obs, info = env.reset(seed=4)
+    terminated = False
+    while not terminated:
+        obs, _, terminated, _, info = env.step(int(np.nonzero(info["action_mask"])[0][0]))
+    assert asked and all(isinstance(s, State) for s in asked)
+    assert obs.tobytes() == encode(view(env._game(), env.seat)).tobytes()
 
 
 def test_registered_with_gymnasium() -> None:
