@@ -23,6 +23,7 @@ from ono99.bots import (
     OracleBot,
     UnknownBotError,
     make_bot,
+    make_opponent,
 )
 from ono99.bots.determinize import Determinizer, hidden_seats, reshuffled_counts, unseen_counts
 from ono99.bots.expert import tokens_value
@@ -94,6 +95,9 @@ def test_the_oracle_is_kept_apart() -> None:
     seat = state.to_play
     assert seat is not None
     assert oracle.choose_state(state, seat) in legal_actions(state, seat)
+    with pytest.raises(UnknownBotError, match="'oracle' sees every card: it is never an opp"):
+        make_opponent("oracle")  # what the terminal and the tables build their bots with
+    assert make_opponent("greedy", 1).name == "greedy"
 
 
 def test_the_registry_says_which_bots_see_all_and_their_types_agree() -> None:
