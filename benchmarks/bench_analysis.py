@@ -20,8 +20,8 @@ import time
 from ono99.bots import BOTS
 from ono99.engine import make_rules
 from ono99.sim import play_game
-from ono99.sim.analysis import Phase, Run, build_bot, count_turns
 from ono99.sim.costs import TURNS_AT_FOUR
+from ono99.sim.experiments import Phase, Run, build_bot, count_turns
 
 
 def seconds_per_turn(lineup: list[str], games: int, seed: int) -> tuple[float, float]:

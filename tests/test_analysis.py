@@ -17,7 +17,7 @@ import pytest
 from ono99.bots import BOTS
 from ono99.engine import Event
 from ono99.engine.cards import MINUS_TEN, PLAY2, REVERSE, parse_card
-from ono99.sim.analysis import (
+from ono99.sim.experiments import (
     Analysis,
     Estimate,
     build_bot,

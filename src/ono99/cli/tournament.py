@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import secrets
 import signal
 import sys
@@ -36,6 +35,7 @@ from rich.table import Table
 
 from ..bots import UnknownBotError, check_bot
 from ..invocation import pip_install
+from ..sim.batch import cores
 from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
 from .command import Command
 from .options import (
@@ -75,13 +75,6 @@ def prepare_out(out: Path | None) -> Path:
     except OSError as exc:
         raise CliError(f"cannot create {path}: {exc.strerror or exc}") from None
     return path
-
-
-def cores() -> int:
-    """The cores this process may run on (fewer than the machine's in a container)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
 
 
 def check_bots(text: str) -> list[str]:

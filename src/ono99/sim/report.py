@@ -29,7 +29,7 @@ from .. import __version__
 from ..engine import defaults
 from ..engine.cards import parse_card
 from ..i18n import card_label as card_words
-from .analysis import (
+from .experiments import (
     DANGER_MARGIN,
     EXPERIMENTS,
     Analysis,
@@ -813,9 +813,10 @@ def report_markdown(
             if runtime
             else "."
         ),
-        f"- Seeds: game *i* of every cell uses seed {a.seed} + *i* (the same deals across "
-        f"cells), with the first dealer drawn from that seed; the bot in seat *s* gets seed "
-        f"({a.seed} + *i*) × 10 + *s*.",
+        f"- Seeds: game *i* of every cell is dealt from a seed hashed from {a.seed} and *i* "
+        "(the same deals across cells), with the first dealer drawn from that seed; the bot "
+        "in seat *s* gets a seed hashed from them and *s* (`ono99.sim.batch.game_seeds`, "
+        "the rule of `ono99 tournament` and `ono99 simulate` too).",
         f"- Strong bot: {a.strong}{_options_text(a.strong_options)}; the other bots are greedy "
         "(src/ono99/bots/greedy.py).",
         "- Every figure describes these bots' play: a better or worse player may see other "
