@@ -22,6 +22,7 @@ from rich.console import Console
 
 from ..bots import BOTS, UnknownBotError, check_bot, offered_bots
 from ..invocation import pip_install
+from ..sim.batch import cores
 from ..sim.experiments import STRONG_SHARE
 from .command import Command
 from .options import BadOptions, CliError
@@ -133,9 +134,9 @@ def command_line(
 @click.option(
     "--workers",
     type=int,
-    default=1,
-    show_default=True,
-    help="Processes playing games at once. The results do not depend on it.",
+    default=None,
+    help="Processes playing games at once; the results do not depend on it. "
+    "[default: the number of cores]",
 )
 def analyze_command(
     games: int,
@@ -144,7 +145,7 @@ def analyze_command(
     out: Path,
     strong: str | None,
     strong_option_texts: tuple[str, ...],
-    workers: int,
+    workers: int | None,
 ) -> None:
     """Play many bot games and write a report with plots: how much the seat order matters,
     how long games last, which cards save or sink players, and what the house rules change
@@ -168,6 +169,8 @@ def analyze_command(
     n_strong = analysis.default_strong_games(games) if strong_games is None else strong_games
     if n_strong < 1:
         raise BadOptions(f"--strong-games must be at least 1, not {n_strong}")
+    if workers is None:
+        workers = cores()
     if workers < 1:
         raise BadOptions(f"--workers must be at least 1, not {workers}")
     strong = strong or analysis.strong_default()
