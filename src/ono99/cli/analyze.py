@@ -22,10 +22,9 @@ from rich.console import Console
 
 from ..bots import BOTS, UnknownBotError, check_bot, offered_bots
 from ..invocation import pip_install
-from ..sim.batch import cores
 from ..sim.experiments import STRONG_SHARE
 from .command import Command
-from .options import BadOptions, CliError
+from .options import BadOptions, CliError, workers_option, workers_value
 
 if TYPE_CHECKING:
     from ..sim.experiments import Run
@@ -131,13 +130,7 @@ def command_line(
     help="An option of the strong bot, such as its search budget (repeatable), "
     "e.g. --strong-option worlds=8.",
 )
-@click.option(
-    "--workers",
-    type=int,
-    default=None,
-    help="Processes playing games at once; the results do not depend on it. "
-    "[default: the number of cores]",
-)
+@workers_option
 def analyze_command(
     games: int,
     strong_games: int | None,
@@ -169,10 +162,7 @@ def analyze_command(
     n_strong = analysis.default_strong_games(games) if strong_games is None else strong_games
     if n_strong < 1:
         raise BadOptions(f"--strong-games must be at least 1, not {n_strong}")
-    if workers is None:
-        workers = cores()
-    if workers < 1:
-        raise BadOptions(f"--workers must be at least 1, not {workers}")
+    workers = workers_value(workers)
     strong = strong or analysis.strong_default()
     if strong not in BOTS:
         raise BadOptions(f"unknown bot {strong!r}; the bots are {', '.join(offered_bots())}")

@@ -35,7 +35,6 @@ from rich.table import Table
 
 from ..bots import UnknownBotError, check_bot
 from ..invocation import pip_install
-from ..sim.batch import cores
 from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
 from .command import Command
 from .options import (
@@ -46,6 +45,8 @@ from .options import (
     edition_option,
     rule_options,
     rule_values,
+    workers_option,
+    workers_value,
 )
 from .play import ono99_home
 from .render import print_block
@@ -248,13 +249,7 @@ class Stopper:
     default=None,
     help="Tournament seed; game i's seeds are derived from (SEED, i). [default: random]",
 )
-@click.option(
-    "--workers",
-    "-j",
-    type=int,
-    default=None,
-    help="Local processes playing games. [default: the number of cores]",
-)
+@workers_option
 @click.option(
     "--address",
     default=None,
@@ -295,10 +290,7 @@ def tournament_command(
         raise BadOptions(f"--bots: a game needs 2 to 6 players, not {len(bots)}")
     if games < 1:
         raise BadOptions(f"--games must be at least 1, not {games}")
-    if workers is None:
-        workers = cores()
-    if workers < 1:
-        raise BadOptions(f"--workers must be at least 1, not {workers}")
+    workers = workers_value(workers)
     if address is not None:
         try:
             import dask.distributed  # noqa: F401
