@@ -20,8 +20,9 @@ import time
 from ono99.bots import BOTS
 from ono99.engine import make_rules
 from ono99.sim import play_game
-from ono99.sim.analysis import Phase, Run, build_bot, count_turns
+from ono99.sim.batch import game_seeds
 from ono99.sim.costs import TURNS_AT_FOUR
+from ono99.sim.experiments import Phase, Run, build_bot, count_turns
 
 
 def seconds_per_turn(lineup: list[str], games: int, seed: int) -> tuple[float, float]:
@@ -32,8 +33,9 @@ def seconds_per_turn(lineup: list[str], games: int, seed: int) -> tuple[float, f
     for i in range(games):
         shift = i % len(lineup)
         seats = lineup[-shift:] + lineup[:-shift] if shift else lineup
-        bots = [build_bot(name, (seed + i) * 10 + s) for s, name in enumerate(seats)]
-        turns += count_turns(play_game(rules, bots, seed + i).events())
+        seeds = game_seeds(seed, i, len(seats))
+        bots = [build_bot(name, s) for name, s in zip(seats, seeds.bots, strict=True)]
+        turns += count_turns(play_game(rules, bots, seeds.deal).events())
     return (time.process_time() - started) / turns, turns / games
 
 
@@ -43,8 +45,9 @@ def measure(games: int, strong_games: int, seed: int) -> None:
         rules = make_rules(edition, players=4, match=match)
         turns = 0
         for i in range(games):
-            bots = [build_bot("greedy", (seed + i) * 10 + s) for s in range(4)]
-            turns += count_turns(play_game(rules, bots, seed + i).events())
+            seeds = game_seeds(seed, i, 4)
+            bots = [build_bot("greedy", s) for s in seeds.bots]
+            turns += count_turns(play_game(rules, bots, seeds.deal).events())
         print(f'    ("{edition}", "{match}"): {turns / games:.0f},', flush=True)
     print("}")
     greedy, _ = seconds_per_turn(["greedy"] * 4, games, seed)
@@ -64,14 +67,13 @@ def check(games: int, strong_games: int, seed: int) -> None:
         times[phase.name] = time.perf_counter()
         order.append(phase)
 
-    run = Run(games, seed, strong_games=strong_games, on_phase=begin)
-    run.run()
+    Run(games, seed, strong_games=strong_games).run(on_phase=begin)
     ends = [times[p.name] for p in order[1:]] + [time.perf_counter()]
     print(f"{'phase':<20}{'games':>8}{'prior s':>10}{'measured s':>12}{'ratio':>8}")
     for phase, end in zip(order, ends, strict=True):
         took = end - times[phase.name]
         prior = phase.prior_seconds()
-        ratio = f"{took / prior:.2f}" if phase.priced and prior else "-"
+        ratio = f"{took / prior:.2f}" if phase.known and prior else "-"
         print(f"{phase.name:<20}{phase.games:>8}{prior:>10.1f}{took:>12.1f}{ratio:>8}")
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import random
 import sys
 import tempfile
@@ -33,18 +32,10 @@ from playwright.async_api import Error as PlaywrightError
 from ono99.server import BackgroundServer, ServerConfig
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path(os.environ.get("ONO99_CHROMIUM", "/usr/bin/chromium"))
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' browser and its launch arguments
+
+from browser import CHROMIUM, DESKTOP, PHONE, launch_chromium  # noqa: E402
+
 PLAYABLE = "#hand .hand-card.playable"
 END = "#end-title"
 
@@ -130,7 +121,7 @@ async def take(out: Path, lines: int, end: bool, attempts: int = 10) -> list[Pat
         config = ServerConfig(db=str(Path(tmp) / "shots.db"), bot_delay=0.15, http_rate=0)
         with BackgroundServer(config) as server:
             async with async_playwright() as pw:
-                browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+                browser = await launch_chromium(pw)
                 for _ in range(attempts):
                     code, host_token, friend_token = setup(server.url)
                     host = await seat_page(browser, server.url, code, host_token, phone=False)

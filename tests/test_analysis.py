@@ -17,7 +17,7 @@ import pytest
 from ono99.bots import BOTS
 from ono99.engine import Event
 from ono99.engine.cards import MINUS_TEN, PLAY2, REVERSE, parse_card
-from ono99.sim.analysis import (
+from ono99.sim.experiments import (
     Analysis,
     Estimate,
     build_bot,
@@ -253,7 +253,7 @@ def test_report_and_every_plot_are_written(small_run: Analysis, tmp_path: Path) 
     assert {p.name for p in paths} == {"report.md", "results.json", *PNGS}
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert command in report
-    assert "seed 21 + *i*" in report
+    assert "a seed hashed from 21 and *i*" in report
     for name in PNGS:
         assert f"]({name})" in report
         data = (tmp_path / name).read_bytes()

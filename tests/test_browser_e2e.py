@@ -28,6 +28,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 from playwright.async_api import Error as PlaywrightError
 
+from browser import CHROMIUM, DESKTOP, PHONE, launch_chromium
 from ono99.engine import (
     Action,
     Rules,
@@ -44,19 +45,7 @@ from ono99.i18n.export import browser_catalog
 from ono99.server import BackgroundServer, ServerConfig
 from ono99.storage import SqliteStore
 
-CHROMIUM = Path(os.environ.get("ONO99_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 STATIC = Path(__file__).resolve().parent.parent / "src" / "ono99" / "server" / "static"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 WAIT_MS = 45_000  # generous: a loaded CI machine must not make this flaky
 GAME_SECONDS = 180  # a whole game, bots and clicks; it takes a few seconds
 
@@ -99,8 +88,7 @@ async def launch(pw: Any) -> Browser:
             f"no browser at {CHROMIUM}: the browser test needs Debian's chromium "
             "(apt-get install chromium; .ci/run installs it), or ONO99_CHROMIUM=/path"
         )
-    browser: Browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-    return browser
+    return await launch_chromium(pw)
 
 
 # Keeps every text given to the screen-reader live regions, in window.said.

@@ -19,7 +19,7 @@ import pytest
 
 from ono99.cli import analyze as analyze_cli
 from ono99.cli.analyze_progress import PhaseClock
-from ono99.sim.analysis import Phase, Run, default_strong_games, game_counts, plan
+from ono99.sim.experiments import Phase, Run, default_strong_games, game_counts, plan
 from ono99.sim.report import write_report
 
 NAMES = ["seat order", "game length", "card effects", "house rules", "strong bot's edge"]

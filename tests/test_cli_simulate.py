@@ -55,9 +55,9 @@ def test_json_and_rule_options() -> None:
 
 
 def test_shared_wins_count_fractionally() -> None:
-    # Points matches can end in a tie (M3); game seed 65 of these bots is one.
+    # Points matches can end in a tie (M3); game 2 of run seed 62 of these bots is one.
     rules = make_rules("2022", players=3, match="points", target=30, variant="lowest_score")
-    tally = run_games(rules, ["random", "random", "random"], 5, seed=63)
+    tally = run_games(rules, ["random", "random", "random"], 5, seed=62)
     assert tally.games == 5
     assert sum(tally.wins) == pytest.approx(5)
     assert any(0 < w % 1 < 1 for w in tally.wins)

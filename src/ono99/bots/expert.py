@@ -37,8 +37,8 @@ hand short for the round).
 
 ``infer=True`` samples the worlds with ``inference.InferringSampler``, which leans each
 opponent's hand towards what its recent plays suggest (under a greedy model of play). It is
-off by default: against ``greedy``, 2,000 paired games showed no significant gain (2 players:
-+1.7 ± 2.3 points; 4 players, 1,500 games: −1.1 ± 2.3; docs/bots.md).
+off by default: paired games against ``greedy`` showed no significant gain (the figures are
+in docs/bots.md, "Tried, measured, and left out").
 """
 
 from __future__ import annotations

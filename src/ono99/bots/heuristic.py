@@ -30,10 +30,13 @@ from collections.abc import Sequence
 
 from ..engine import DISCARD, DRAW, IN, PLAY, Action, Rules, View
 from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
+from ..engine.game import playable_cards
+from ..fast.playout import neighbours
 from .determinize import unseen_counts
 
 DISCARD_CARD = -2  # the planner's answer for "lay down four ONO 99s"
 STUCK = -1  # nothing playable
+_KINDS = tuple(range(NUM_CARD_KINDS))
 
 # Keep values and weights (see the module doc), tuned by playing thousands of games against
 # greedy: 2 and 4 players in the 2022 edition, and 1980 tokens matches.
@@ -70,6 +73,7 @@ class Planner:
         self.p_deflect = sum(unseen[c] for c in self.deflectors) / total
         self.p_minus = unseen[MINUS_TEN] / total
         self._fail1: dict[tuple[int, int], float] = {}
+        self._playable: dict[tuple[int, int, bool], frozenset[int]] = {}
 
     # ------------------------------------------------------------ the other players
 
@@ -108,17 +112,18 @@ class Planner:
         return total
 
     def playable(self, card: int, total: int, owed: int, ono_played: bool) -> bool:
-        if card <= 10:
-            return total + card <= self.max_total
-        if card == MINUS_TEN:
-            return self.after(total, card) <= self.max_total
-        if total > self.max_total:
-            return False
-        if card == ONO99:
-            return self.ono_tens and not ono_played and total % 10 == 0
-        if card == PLAY2:
-            return owed == 1 or self.p2_first
-        return True
+        """Whether ``card`` may be played now (the engine's rule, ``playable_kinds``)."""
+        return card in self.playable_kinds(total, owed, ono_played)
+
+    def playable_kinds(self, total: int, owed: int, ono_played: bool) -> frozenset[int]:
+        """The card kinds that may be played now: the engine's ``playable_cards`` (T1, X3),
+        asked once per situation of the decision."""
+        key = (total, owed, ono_played)
+        kinds = self._playable.get(key)
+        if kinds is None:
+            kinds = frozenset(playable_cards(self.rules, _KINDS, total, owed, ono_played))
+            self._playable[key] = kinds
+        return kinds
 
     def keep(self, hand: Sequence[int], total: int) -> float:
         """What the cards left in hand are worth at ``total`` (see the module doc)."""
@@ -164,7 +169,8 @@ class Planner:
         if rules.four_ono99_discard and sum(1 for c in hand if c == ONO99) >= 4:
             return DISCARD_CARD
         distinct = sorted(set(hand))
-        legal = [c for c in distinct if self.playable(c, total, owed, ono_played)]
+        kinds = self.playable_kinds(total, owed, ono_played)
+        legal = [c for c in distinct if c in kinds]
         if not legal:
             if points:
                 shed = [c for c in distinct if c != ONO99]
@@ -194,8 +200,9 @@ class Planner:
         """The best value of a second owed card from ``rest`` (the draw comes first and may
         rescue a hand with nothing playable)."""
         best = BUST
+        kinds = self.playable_kinds(total, 1, False)
         for c in sorted(set(rest)):
-            if not self.playable(c, total, 1, False) or c == ONO99:
+            if c not in kinds or c == ONO99:
                 continue
             left = list(rest)
             left.remove(c)
@@ -251,12 +258,7 @@ class HeuristicBot:
 
 
 def neighbour_sizes(view: View) -> tuple[int, int]:
-    """Hand sizes of the next seat still in and of the previous one."""
+    """Hand sizes of the next seat still in and of the previous one (``playout.neighbours``,
+    on a view)."""
     assert view.seat is not None
-    n = view.players
-    sizes = []
-    for step in (view.direction, -view.direction):
-        seats = [(view.seat + step * i) % n for i in range(1, n)]
-        seat = next((s for s in seats if view.status[s] == IN), None)
-        sizes.append(4 if seat is None else view.hand_sizes[seat])
-    return sizes[0], sizes[1]
+    return neighbours(view.status, view.direction, view.hand_sizes, view.seat)[0]

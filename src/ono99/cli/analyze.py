@@ -1,6 +1,6 @@
 """``ono99 analyze``: many bot games, written up as a Markdown report with plots.
 
-The experiments live in ``ono99.sim.analysis`` and the write-up in ``ono99.sim.report``;
+The experiments live in ``ono99.sim.experiments`` and the write-up in ``ono99.sim.report``;
 this command only reads the options, shows progress phase by phase (``analyze_progress``) and
 says where the report went. Ctrl-C stops it with exit code 130 and one line saying what was
 kept: the experiments finished by then, as a report marked partial. The report needs
@@ -22,12 +22,12 @@ from rich.console import Console
 
 from ..bots import BOTS, UnknownBotError, check_bot, offered_bots
 from ..invocation import pip_install
-from ..sim.analysis import STRONG_SHARE
+from ..sim.experiments import STRONG_SHARE
 from .command import Command
-from .options import BadOptions, CliError
+from .options import BadOptions, CliError, workers_option, workers_value
 
 if TYPE_CHECKING:
-    from ..sim.analysis import Run
+    from ..sim.experiments import Run
 
 DEFAULT_OUT = Path("ono99-report")
 EXIT_INTERRUPTED = 130
@@ -104,7 +104,8 @@ def command_line(
     "--seed",
     type=int,
     default=None,
-    help="Game i of every cell uses seed SEED + i. [default: random, printed in the report]",
+    help="Seed of the run; game i of every cell has seeds hashed from SEED and i, as in a "
+    "tournament. [default: random, printed in the report]",
 )
 @click.option(
     "--out",
@@ -129,13 +130,7 @@ def command_line(
     help="An option of the strong bot, such as its search budget (repeatable), "
     "e.g. --strong-option worlds=8.",
 )
-@click.option(
-    "--workers",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Processes playing games at once. The results do not depend on it.",
-)
+@workers_option
 def analyze_command(
     games: int,
     strong_games: int | None,
@@ -143,7 +138,7 @@ def analyze_command(
     out: Path,
     strong: str | None,
     strong_option_texts: tuple[str, ...],
-    workers: int,
+    workers: int | None,
 ) -> None:
     """Play many bot games and write a report with plots: how much the seat order matters,
     how long games last, which cards save or sink players, and what the house rules change
@@ -155,7 +150,8 @@ def analyze_command(
     report marked partial (never over an earlier report).
     """
     try:
-        from ..sim import analysis, report
+        from ..sim import experiments as analysis
+        from ..sim import report
         from .analyze_progress import phase_progress
     except ImportError as exc:  # matplotlib is an optional extra
         raise CliError(
@@ -166,8 +162,7 @@ def analyze_command(
     n_strong = analysis.default_strong_games(games) if strong_games is None else strong_games
     if n_strong < 1:
         raise BadOptions(f"--strong-games must be at least 1, not {n_strong}")
-    if workers < 1:
-        raise BadOptions(f"--workers must be at least 1, not {workers}")
+    workers = workers_value(workers)
     strong = strong or analysis.strong_default()
     if strong not in BOTS:
         raise BadOptions(f"unknown bot {strong!r}; the bots are {', '.join(offered_bots())}")

@@ -1,7 +1,7 @@
 """The progress of ``ono99 analyze``: one bar per phase, and a time left that each phase's own
 speed sets.
 
-The phases of a run (``ono99.sim.analysis.plan``) cost very different amounts per game: a
+The phases of a run (``ono99.sim.experiments.plan``) cost very different amounts per game: a
 game with the expert costs hundreds of greedy games, and a tokens match ten single games. One
 rate over all the games would promise seconds before the expensive phase and then run for
 an hour, so each phase is estimated from its own games:
@@ -33,7 +33,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from ..sim.analysis import Phase
+from ..sim.experiments import Phase
 
 PLAIN_EVERY = 30.0  # seconds between progress lines when stderr is not a terminal
 
@@ -154,7 +154,7 @@ class LeftColumn(ProgressColumn):
 
 
 class Tracker:
-    """The callbacks ``ono99.sim.analysis.Run`` takes, feeding a clock and a display."""
+    """The callbacks ``ono99.sim.experiments.Run`` takes, feeding a clock and a display."""
 
     def __init__(self, clock: PhaseClock) -> None:
         self.clock = clock

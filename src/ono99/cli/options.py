@@ -15,6 +15,7 @@ import click
 from ..bots import BOT_INFO, BOTS, UnknownBotError, check_bot, offered_bots
 from ..engine import EDITIONS, OPTIONS, Rules, RulesError, make_rules
 from ..i18n import LANGUAGES, Translator, from_environment, parse_language, translator
+from ..sim.batch import cores
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,6 +128,28 @@ def bot_list(text: str) -> list[str]:
         except UnknownBotError as exc:
             raise BadOptions(str(exc)) from None
     return names
+
+
+def workers_option(f: F) -> F:
+    """``--workers N`` (``-j N``): local processes playing games; by default one per core
+    (``sim.batch.cores``). ``workers_value`` checks what was given."""
+    return click.option(
+        "--workers",
+        "-j",
+        type=int,
+        default=None,
+        help="Local processes playing games at once; the results do not depend on it. "
+        "[default: the number of cores]",
+    )(f)
+
+
+def workers_value(workers: int | None) -> int:
+    """The number of worker processes asked for, or the cores; fewer than 1 is refused."""
+    if workers is None:
+        return cores()
+    if workers < 1:
+        raise BadOptions(f"--workers must be at least 1, not {workers}")
+    return workers
 
 
 def lang_option(f: F) -> F:

@@ -1,8 +1,10 @@
 """``ono99 simulate``: many games between bots, and each seat's win rate.
 
-One player per bot named in ``--bots``. Game ``i`` uses seed ``SEED + i``, so a run is
-reproducible from its seed; the first dealer of each game is drawn from that seed, so no seat
-is favoured by always playing first. A win shared by tied winners counts fractionally.
+One player per bot named in ``--bots``, each in its seat for every game. The games are a batch
+of ``ono99.sim.batch``: game ``i``'s seeds follow its one seeding rule (``game_seeds``, hashed
+from SEED and ``i``, as a tournament's), so a run is reproducible from its seed; the first
+dealer of each game is drawn from its deal seed, so no seat is favoured by always playing
+first. A win shared by tied winners counts fractionally.
 """
 
 from __future__ import annotations
@@ -20,9 +22,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..bots import make_bot
 from ..engine import Rules
-from ..sim import play_game
+from ..sim.batch import play_batch, play_seeded
 from .command import Command
 from .options import (
     BadOptions,
@@ -53,6 +54,21 @@ class Tally:
         return [w / self.games if self.games else 0.0 for w in self.wins]
 
 
+@dataclass(frozen=True)
+class Seated:
+    """The batch: ``games`` games of ``rules``, ``bots[s]`` at seat ``s`` in every one."""
+
+    rules: Rules
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+
+    def play(self, index: int) -> tuple[tuple[int, ...], int, int]:
+        """Game ``index``: its winners, actions and rounds."""
+        final = play_seeded(self.rules, self.bots, self.seed, index)
+        return final.winners, final.moves, final.round
+
+
 def run_games(
     rules: Rules,
     bots: list[str],
@@ -62,15 +78,12 @@ def run_games(
 ) -> Tally:
     """Play ``games`` games between fresh ``bots`` (one per seat) and tally them."""
     tally = Tally(bots)
-    for i in range(games):
-        game_seed = seed + i
-        players = [make_bot(name, game_seed * 10 + s) for s, name in enumerate(bots)]
-        final = play_game(rules, players, game_seed)
-        for w in final.winners:
-            tally.wins[w] += 1 / len(final.winners)
+    for winners, actions, rounds in play_batch(Seated(rules, tuple(bots), games, seed)):
+        for w in winners:
+            tally.wins[w] += 1 / len(winners)
         tally.games += 1
-        tally.actions += final.moves
-        tally.rounds += final.round
+        tally.actions += actions
+        tally.rounds += rounds
         if on_game:
             on_game()
     return tally
@@ -113,7 +126,7 @@ def table_of(tally: Tally) -> Table:
     "--seed",
     type=int,
     default=None,
-    help="Seed of the first game; game i uses SEED + i. [default: random]",
+    help="Seed of the run; game i's seeds are hashed from SEED and i. [default: random]",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @edition_option

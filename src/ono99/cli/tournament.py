@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import secrets
 import signal
 import sys
@@ -46,6 +45,8 @@ from .options import (
     edition_option,
     rule_options,
     rule_values,
+    workers_option,
+    workers_value,
 )
 from .play import ono99_home
 from .render import print_block
@@ -75,13 +76,6 @@ def prepare_out(out: Path | None) -> Path:
     except OSError as exc:
         raise CliError(f"cannot create {path}: {exc.strerror or exc}") from None
     return path
-
-
-def cores() -> int:
-    """The cores this process may run on (fewer than the machine's in a container)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
 
 
 def check_bots(text: str) -> list[str]:
@@ -255,13 +249,7 @@ class Stopper:
     default=None,
     help="Tournament seed; game i's seeds are derived from (SEED, i). [default: random]",
 )
-@click.option(
-    "--workers",
-    "-j",
-    type=int,
-    default=None,
-    help="Local processes playing games. [default: the number of cores]",
-)
+@workers_option
 @click.option(
     "--address",
     default=None,
@@ -302,10 +290,7 @@ def tournament_command(
         raise BadOptions(f"--bots: a game needs 2 to 6 players, not {len(bots)}")
     if games < 1:
         raise BadOptions(f"--games must be at least 1, not {games}")
-    if workers is None:
-        workers = cores()
-    if workers < 1:
-        raise BadOptions(f"--workers must be at least 1, not {workers}")
+    workers = workers_value(workers)
     if address is not None:
         try:
             import dask.distributed  # noqa: F401

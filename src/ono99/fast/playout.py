@@ -72,16 +72,18 @@ class Planner(Protocol):
 
 
 def neighbours(
-    status: Sequence[Status], direction: int, hands: Sequence[Sequence[int]], seat: int
+    status: Sequence[Status], direction: int, sizes: Sequence[int], seat: int
 ) -> tuple[tuple[int, int], int]:
-    """Hand sizes of the next seat still in and of the previous one; and how many seats are
-    in (``heuristic.neighbour_sizes`` on a state)."""
+    """Hand sizes (from ``sizes``, per seat) of the next seat still in and of the previous
+    one, and how many seats are in: what a ``Planner`` is told of its neighbours, in a
+    rollout and (``heuristic.neighbour_sizes``) at the table. With nobody else in, both
+    sizes are a full hand."""
     n = len(status)
     ahead = [s for s in ((seat + direction * i) % n for i in range(1, n)) if status[s] == IN]
     if not ahead:
-        return (4, 4), 1
+        return (HAND_SIZE, HAND_SIZE), 1
     behind = next(s for s in ((seat - direction * i) % n for i in range(1, n)) if status[s] == IN)
-    return (len(hands[ahead[0]]), len(hands[behind])), len(ahead) + 1
+    return (sizes[ahead[0]], sizes[behind]), len(ahead) + 1
 
 
 class Playout:
@@ -310,7 +312,8 @@ class Playout:
     def plan(self, seat: int, hand: list[int]) -> int:
         """The planner's card for ``seat`` (which has something playable)."""
         assert self.planner is not None
-        sizes, players_in = neighbours(self.status, self.direction, self.hands, seat)
+        hand_sizes = [len(h) for h in self.hands]
+        sizes, players_in = neighbours(self.status, self.direction, hand_sizes, seat)
         return self.planner.choose(
             hand, self.total, self.owed, self.ono_played, sizes, players_in=players_in
         )

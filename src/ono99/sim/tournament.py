@@ -1,12 +1,13 @@
 """Tournaments: many games between a lineup of bots, seats rotated, results with intervals.
 
 A ``Tournament`` names the rules, the lineup (one bot per seat; a name may repeat), the number
-of games and a seed. Game ``i`` is a pure function of those: its seed and its bots' seeds are
-hashed from (tournament seed, ``i``), and it seats the lineup rotated by ``i mod n``, so over
-any ``n`` consecutive games every lineup entry sits in every seat once. Games can therefore be
-played anywhere, in any order, in any grouping — serially, in local processes, or on a Dask
-cluster — and ``play_games`` hands them back in game order, so everything computed from them
-(the ``games.jsonl`` file, the summary, the ratings) is the same whatever played them.
+of games and a seed. Game ``i`` is a pure function of those: its seeds follow the one seeding
+rule of ``batch.game_seeds`` (hashed from the tournament seed and ``i``), and it seats the
+lineup rotated by ``i mod n``, so over any ``n`` consecutive games every lineup entry sits in
+every seat once. A tournament is a batch (``batch.Batch``): ``play_games`` has its games
+played anywhere — serially, in local processes, or on a Dask cluster — and hands them back in
+game order, so everything computed from them (the ``games.jsonl`` file, the summary, the
+ratings) is the same whatever played them.
 
 Results (``Results``) count a win shared by tied winners as a share (1/k each). Win rates come
 with 95% Wilson intervals, per bot name and per seat. A name with several copies in the lineup
@@ -29,23 +30,17 @@ sigma is somewhat optimistic; the win-rate intervals are the figures to quote.
 
 from __future__ import annotations
 
-import hashlib
 import math
-import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import bot_info, check_bot, make_bot
+from ..bots import bot_info, check_bot
 from ..engine import Rules, State, record_of
-from .driver import play_game
+from .batch import Done, Stop, play_batch, play_seeded
 from .stats import wilson_interval
-from .workers import context as workers_context
-from .workers import ignore_sigint
 
 SUMMARY_FORMAT = "ono99-tournament/1"
-MAX_CHUNK = 64  # games per task sent to a worker: few enough for a lively progress bar
 
 
 @dataclass(frozen=True)
@@ -73,6 +68,10 @@ class Tournament:
         r = index % len(self.bots)
         return self.bots[r:] + self.bots[:r]
 
+    def play(self, index: int) -> GameResult:
+        """Game ``index`` (``play_one``): a tournament is a batch of games (``batch.Batch``)."""
+        return play_one(self, index)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "bots": list(self.bots),
@@ -80,12 +79,6 @@ class Tournament:
             "seed": self.seed,
             "rules": self.rules.to_dict(),
         }
-
-
-def derived_seed(*parts: object) -> int:
-    """A seed hashed from ``parts``; below 2**53 so that any JSON reader keeps it exact."""
-    text = ":".join(["ono99-tournament", *map(str, parts)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 11
 
 
 @dataclass(frozen=True)
@@ -140,12 +133,7 @@ def finishing_order(state: State) -> tuple[tuple[int, ...], ...]:
 def play_one(tournament: Tournament, index: int) -> GameResult:
     """Game ``index`` of ``tournament``; the same arguments always give the same game."""
     seating = tournament.seating(index)
-    seed = derived_seed(tournament.seed, index)
-    bots = [
-        make_bot(name, derived_seed(tournament.seed, index, "seat", seat))
-        for seat, name in enumerate(seating)
-    ]
-    state = play_game(tournament.rules, bots, seed)
+    state = play_seeded(tournament.rules, seating, tournament.seed, index)
     finish = finishing_order(state)
     meta = {
         "bots": list(seating),
@@ -155,7 +143,7 @@ def play_one(tournament: Tournament, index: int) -> GameResult:
     }
     return GameResult(
         index=index,
-        seed=seed,
+        seed=state.setup.seed,
         bots=seating,
         winners=state.winners,
         finish=finish,
@@ -163,27 +151,6 @@ def play_one(tournament: Tournament, index: int) -> GameResult:
         rounds=state.round,
         record=record_of(state, meta=meta).to_json(),
     )
-
-
-def play_chunk(tournament: Tournament, start: int, end: int) -> list[GameResult]:
-    """Games ``start`` to ``end - 1``: the unit of work sent to a worker."""
-    return [play_one(tournament, i) for i in range(start, end)]
-
-
-# --------------------------------------------------------------------------- executors
-
-
-def chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """Game ranges for ``workers`` workers: about 16 per worker, none above ``MAX_CHUNK``."""
-    size = max(1, min(MAX_CHUNK, math.ceil(games / (max(1, workers) * 16))))
-    return [(a, min(a + size, games)) for a in range(0, games, size)]
-
-
-Done = Callable[[int], None]
-Stop = Callable[[], bool]
-Chunks = Generator[tuple[int, list[GameResult]], None, None]  # (chunk number, its games)
-POLL = 0.1  # seconds between looks at ``stop`` while waiting for workers
-IN_FLIGHT = 4  # chunks handed out per worker at a time: enough to keep it busy
 
 
 def play_games(
@@ -194,111 +161,10 @@ def play_games(
     on_done: Done | None = None,
     stop: Stop | None = None,
 ) -> Generator[GameResult, None, None]:
-    """Every game of ``tournament``, in game order whoever plays them.
-
-    ``address`` sends the games to the Dask scheduler there; otherwise ``workers`` above 1
-    plays them in that many local processes, and 1 plays them here. ``on_done(k)`` is told
-    each time ``k`` more games are finished (in any order), for progress bars. ``stop()`` is
-    asked between games and while waiting for workers: once it is true, the workers are
-    stopped and the games end early (still the first ones, in order). Polling is how a
-    signal handler stops a run safely: an exception thrown into the middle of
-    ``concurrent.futures`` can leave a lock held and hang the shutdown."""
-    source: Chunks
-    if address is not None:
-        source = _dask_chunks(tournament, address, stop)
-    elif workers > 1 and tournament.games > 1:
-        source = _process_chunks(tournament, workers, stop)
-    else:
-        source = _serial_chunks(tournament, stop)
-    try:
-        yield from in_order(source, on_done)
-    finally:
-        source.close()  # stops the workers at once if the caller stops early
-
-
-def in_order(
-    chunks: Iterable[tuple[int, list[GameResult]]], on_done: Done | None = None
-) -> Iterator[GameResult]:
-    """The games of numbered chunks arriving in any order, in chunk order: each chunk is
-    held back until all those before it have arrived."""
-    pending: dict[int, list[GameResult]] = {}
-    following = 0
-    for k, results in chunks:
-        if on_done:
-            on_done(len(results))
-        pending[k] = results
-        while following in pending:
-            yield from pending.pop(following)
-            following += 1
-
-
-def _serial_chunks(tournament: Tournament, stop: Stop | None) -> Chunks:
-    for i in range(tournament.games):
-        if stop is not None and stop():
-            return
-        yield i, play_chunk(tournament, i, i + 1)
-
-
-def _process_chunks(tournament: Tournament, workers: int, stop: Stop | None) -> Chunks:
-    """(chunk number, results) from a local process pool, in order of completion."""
-    ranges = list(enumerate(chunks(tournament.games, workers)))
-    ranges.reverse()  # popped from the end: first chunks first
-    window = IN_FLIGHT * workers
-    pool = ProcessPoolExecutor(
-        min(workers, len(ranges)), mp_context=workers_context(), initializer=ignore_sigint
-    )
-    running: dict[Future[list[GameResult]], int] = {}
-    try:
-        while ranges or running:
-            while ranges and len(running) < window:
-                k, (a, b) = ranges.pop()
-                running[pool.submit(play_chunk, tournament, a, b)] = k
-            if stop is not None and stop():
-                return
-            done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
-            for k, future in sorted((running.pop(f), f) for f in done):
-                yield k, future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _dask_chunks(tournament: Tournament, address: str, stop: Stop | None) -> Chunks:
-    """(chunk number, results) from the Dask cluster at ``address``, in order of completion.
-    Its workers must have this version of ono99 installed."""
-    from dask.distributed import Client, as_completed
-
-    try:
-        client = Client(address, timeout="20s")
-    except (OSError, ValueError) as exc:  # unreachable, or not an address at all
-        raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    with client:
-        threads = sum(client.nthreads().values()) or 1
-        ranges = list(enumerate(chunks(tournament.games, threads)))
-        ranges.reverse()
-        window = IN_FLIGHT * threads
-        running: dict[Any, tuple[int, Any]] = {}  # the futures, by key: dropping one cancels it
-        finished = as_completed()
-        try:
-            while ranges or running:
-                batch = [ranges.pop() for _ in range(min(len(ranges), window - len(running)))]
-                if batch:
-                    starts = [a for _, (a, _) in batch]
-                    ends = [b for _, (_, b) in batch]
-                    futures = client.map(
-                        play_chunk, [tournament] * len(batch), starts, ends, pure=False
-                    )
-                    for (k, _), future in zip(batch, futures, strict=True):
-                        running[future.key] = (k, future)
-                    finished.update(futures)
-                if stop is not None and stop():
-                    return
-                done = finished.next_batch(block=False)
-                if not done:
-                    time.sleep(POLL)
-                for k, future in sorted(running.pop(f.key) for f in done):
-                    yield k, future.result()
-        finally:
-            client.cancel([future for _, future in running.values()])
+    """Every game of ``tournament``, in game order whoever plays them (``batch.play_batch``:
+    ``address`` a Dask scheduler, else ``workers`` local processes; ``on_done`` and
+    ``stop`` as there)."""
+    return play_batch(tournament, workers=workers, address=address, on_done=on_done, stop=stop)
 
 
 # --------------------------------------------------------------------------- results
