@@ -23,6 +23,7 @@ its per-seat arrays by ``(observer + k) % players``) to get identical observatio
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -358,13 +359,16 @@ def encode(v: View) -> np.ndarray:
                 laid[card] += 1
     deck, per = c.deck, c.per_kind
     for kind in range(NUM_CARD_KINDS):
-        h, d, lay, m = hand[kind], discard[kind], laid[kind], per[kind]
-        out[_HAND + kind] = h / HAND_SIZE
-        out[_DISCARD + kind] = d / m
-        out[_LAID + kind] = lay / m
-        out[_UNSEEN + kind] = (deck[kind] - h - d - lay) / m
+        h, d, lay = hand[kind], discard[kind], laid[kind]
+        if h or d or lay:  # else the template holds the values: 0, 0, 0 and all unseen
+            m = per[kind]
+            out[_HAND + kind] = h / HAND_SIZE
+            out[_DISCARD + kind] = d / m
+            out[_LAID + kind] = lay / m
+            out[_UNSEEN + kind] = (deck[kind] - h - d - lay) / m
     out[_DRAW_PILE] = v.draw_pile / c.deck_size
-    return np.array(out, dtype=np.float32)
+    # float64 to float32 as NumPy's cast rounds (to nearest); packing is faster than np.array
+    return np.frombuffer(bytearray(_PACK(*out)), dtype=np.float32)
 
 
 # --------------------------------------------------------------------------- one view, fast
@@ -399,7 +403,7 @@ _STATUS_BLOCK = {IN: SLICES["seat_in"].start, OUT: SLICES["seat_out"].start,
 class _Context(NamedTuple):
     """What ``encode`` needs of a rule set, worked out once per rule set."""
 
-    template: list[float]  # the vector before the view: the rules-only blocks, seats present
+    template: list[float]  # before the view: the rules-only blocks, seats present, all unseen
     players: int
     max_total: int
     tokens: int  # the divisor of seat_tokens
@@ -410,6 +414,7 @@ class _Context(NamedTuple):
 
 
 _CONTEXTS: dict[Rules, _Context] = {}
+_PACK = struct.Struct(f"{OBS_SIZE}f").pack
 
 
 def _context(rules: Rules) -> _Context:
@@ -423,6 +428,10 @@ def _context(rules: Rules) -> _Context:
         template[SLICES[name]] = f.compute(blank, rules)[0].tolist()
     template[_PRESENT : _PRESENT + rules.players] = [1.0] * rules.players
     deck = _deck(rules)
+    unseen = FEATURES[[g.name for g in FEATURES].index("unseen")]
+    template[SLICES["unseen"]] = unseen.compute(blank._replace(
+        hand=np.zeros((1, NUM_CARD_KINDS)), discard=np.zeros((1, NUM_CARD_KINDS)),
+        laid_down=np.zeros((1, NUM_CARD_KINDS))), rules)[0].tolist()  # fmt: skip
     found = _Context(
         template=template,
         players=rules.players,
