@@ -233,12 +233,20 @@ def measure(config: Config, seconds: float, repeats: int, warmup: float, progres
 # --------------------------------------------------------------------------- machine
 
 
-def pin_to_one_core(core: int) -> str:
+def pin_to_one_core(core: int | None = None) -> str:
+    """Pin the process to ``core``; by default to the lowest core it may already run on, so
+    that an affinity set from outside (``taskset -c 1 ...``) is kept, not overridden."""
     try:
+        allowed = sorted(os.sched_getaffinity(0))
+        if core is None:
+            core = allowed[0]
         os.sched_setaffinity(0, {core})
     except (AttributeError, OSError) as error:
         return f"not pinned ({type(error).__name__}: {error})"
-    return f"pinned to core {core}"
+    inherited = "" if len(allowed) > 1 else " (as inherited)"
+    if len(allowed) > 1 and len(allowed) < (os.cpu_count() or 0):
+        inherited = f" (of inherited cores {','.join(map(str, allowed))})"
+    return f"pinned to core {core}{inherited}"
 
 
 def cpu_model() -> str:
@@ -354,7 +362,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per repetition")
     parser.add_argument("--repeats", type=int, default=5, help="repetitions per row (median)")
     parser.add_argument("--warmup", type=float, default=0.5, help="warm-up seconds per row")
-    parser.add_argument("--core", type=int, default=0, help="CPU core to pin the process to")
+    parser.add_argument(
+        "--core",
+        type=int,
+        default=None,
+        help="CPU core to pin the process to (default: the lowest of those it may run on)",
+    )
     parser.add_argument("--views", action="store_true", help="add rows building view() too")
     parser.add_argument("--no-rlcard", action="store_true", help="skip the RLCard comparison")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")

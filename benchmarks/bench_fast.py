@@ -224,7 +224,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per repetition")
     parser.add_argument("--repeats", type=int, default=3, help="repetitions per row (median)")
-    parser.add_argument("--core", type=int, default=0, help="CPU core to pin the process to")
+    parser.add_argument(
+        "--core",
+        type=int,
+        default=None,
+        help="CPU core to pin the process to (default: the lowest of those it may run on, so "
+        "that taskset is respected)",
+    )
     parser.add_argument(
         "--batches", type=str, default=",".join(map(str, BATCHES)), help="batch sizes"
     )

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from invariants import config_id, random_states, sweep_configs
 from ono99.engine import DRAW, PLAY, State, apply, make_rules, view
@@ -27,6 +29,7 @@ from ono99.features import (
     public_of,
 )
 from positions import position
+from test_records_property import play_prefix, rule_sets
 from test_views_leak import differs, hide
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,10 +129,36 @@ def test_observations_stay_in_bounds_and_batch_equals_single(index: int, rules) 
         assert batch.shape == (rules.players, OBS_SIZE) and batch.dtype == np.float32
         for seat, v in enumerate(views):
             x = encode(v)
-            assert np.array_equal(x, batch[seat])
+            assert x.tobytes() == batch[seat].tobytes()
             bad = (x < low) | (x > high) | ~np.isfinite(x)
             names = [f.name for f in FEATURES if bad[SLICES[f.name]].any()]
             assert not names, f"seat {seat}: out of bounds in {names}"
+
+
+@settings(deadline=None, max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rule_sets(playable=True),
+    st.integers(0, 2**40),
+    st.integers(0, 300),
+    st.integers(0, 5),
+    st.one_of(st.none(), st.integers(-2_000, 2_000)),
+)
+def test_the_single_view_encoder_is_the_batch_encoder_bit_for_bit(
+    rules, seed: int, steps: int, seat: int, total: int | None
+) -> None:
+    """``encode`` (one view, Python floats) is a second implementation of the feature table:
+    for any rule set, position, seat and total (clipped or not, K2, M3) it gives exactly the
+    bytes ``encode_public`` gives for a batch of that one view, and of a batch of all seats."""
+    state = play_prefix(rules, seed, steps)
+    if total is not None:
+        state = state._replace(total=total)
+    views = [view(state, s) for s in range(rules.players)]
+    batch = encode_public(public_of(views), rules)
+    v = views[seat % rules.players]
+    x = encode(v)
+    assert x.dtype == np.float32 and x.shape == (OBS_SIZE,) and x.flags.writeable
+    assert x.tobytes() == encode_public(public_of([v]), rules)[0].tobytes()
+    assert x.tobytes() == batch[seat % rules.players].tobytes()
 
 
 def test_extreme_totals_are_clipped_into_bounds() -> None:

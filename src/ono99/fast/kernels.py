@@ -2,9 +2,11 @@
 
 Each private function works on one game: ``r`` is its record (``games[g]``), ``p`` the rule set
 (the record of a ``PARAMS`` array), and ``sc``/``g`` the loaded scripts and the game's index in
-them. The entry points at the end loop over the batch. Records are passed as pointers; small
-hot functions are inlined into their callers (``inline="always"``), as calls between separately
-compiled (cached) functions are not inlined otherwise.
+them. The entry points at the end loop over the batch. Records are passed as pointers; the hot
+functions are inlined into their callers (``inline="always"``), as calls between separately
+compiled (cached) functions are not inlined otherwise. The scripts travel as an address and a
+row count rather than as an array (``_scripts_of``), and bit counts are the CPU's own
+instructions: a plain C loop of the same playout (``benchmarks/c/playout.c``) is the yardstick.
 
 The engine settles automatic consequences by mutual recursion (``_advance`` calls ``_settle``);
 here a transition only passes the turn on, and one loop in ``_settle`` resolves eliminations,
@@ -22,7 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import carray, njit
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from ..engine.state import Status
 from .layout import (
@@ -33,6 +38,7 @@ from .layout import (
     ERROR_BAD_RESHUFFLE,
     HAND,
     NUM_ACTIONS,
+    PILE,
     POINTS,
     SINGLE,
     TOKENS,
@@ -47,10 +53,6 @@ DISCARD_BIT = 1 << DISCARD_ACTION
 _POINTS = CARD_POINTS_ARRAY
 _DECK_COUNTS = DECK_COUNTS_ARRAY  # row Params.edition: the deck's count of each card kind
 
-# For bytes: how many bits are set, and the index of the lowest one (legal-action bitmasks).
-_BIT_COUNT = np.array([bin(x).count("1") for x in range(256)], dtype=np.int64)
-_LOWEST_BIT = np.array([(x & -x).bit_length() - 1 for x in range(256)], dtype=np.int64)
-
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -58,7 +60,70 @@ _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(
 
 Game = Any  # a record of the GAME dtype (typing only)
 Params = Any  # the record of a PARAMS array
-Scripts = np.ndarray  # the scripts array of layout.scripts
+Scripts = tuple[
+    np.int64, np.int64
+]  # the scripts array of layout.scripts, as ``_scripts_of`` gives it
+
+
+# --------------------------------------------------------------------------- low-level helpers
+
+
+def _as_pointer_typing(typingctx: Any, address: Any) -> Any:
+    """An integer address as a ``void *`` (for ``carray``)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return types.voidptr(types.int64), codegen
+
+
+_as_pointer: Any = intrinsic(_as_pointer_typing)
+
+
+@njit(cache=True, inline="always")
+def _scripts_of(scripts: np.ndarray) -> Scripts:
+    """The scripts array as its address and its rows per game. The entry points pass this
+    down, not the array: an array is reference-counted in every inlined function it passes
+    through (an atomic increment and decrement, about a quarter of each action's time), two
+    integers are not. The caller's array keeps the data alive meanwhile."""
+    return (np.int64(scripts.ctypes.data), np.int64(scripts.shape[1]))
+
+
+@njit(cache=True, inline="always")
+def _script_rows(sc: Scripts, g: int) -> np.ndarray:
+    """Game ``g``'s rows of the scripts (``layout.scripts``): a rows × 113 int8 view."""
+    address, rows = sc
+    return carray(_as_pointer(address + g * rows * (1 + PILE)), (rows, 1 + PILE), np.int8)
+
+
+def _widened(builder: Any, value: Any) -> Any:
+    """An LLVM integer as an i64 (sign-extended)."""
+    i64 = ir.IntType(64)
+    return value if value.type == i64 else builder.sext(value, i64)
+
+
+def _bit_count_typing(typingctx: Any, x: Any) -> Any:
+    """How many bits of an int64 are set (LLVM's ctpop: the popcnt instruction)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(_widened(builder, args[0]))
+
+    return types.int64(x), codegen
+
+
+_bit_count: Any = intrinsic(_bit_count_typing)
+
+
+def _lowest_bit_typing(typingctx: Any, x: Any) -> Any:
+    """The index of the lowest set bit of a nonzero int (LLVM's cttz: tzcnt)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(_widened(builder, args[0]), ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(x), codegen
+
+
+_lowest_bit: Any = intrinsic(_lowest_bit_typing)
 
 
 # --------------------------------------------------------------------------- randomness
@@ -75,9 +140,10 @@ def _next_random(r: Game) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _below(r: Game, k: int) -> int:
+def _below(r: Game, k: int) -> np.int64:
     """A random int in [0, k) for k < 2**32 (multiply-shift; bias below 2**-25)."""
-    return int(((_next_random(r) >> _S32) * np.uint64(k)) >> _S32)
+    # np.int64, not int(): Numba compiles int() of a uint64 as a call it does not inline.
+    return np.int64(((_next_random(r) >> _S32) * np.uint64(k)) >> _S32)
 
 
 @njit(cache=True)
@@ -158,16 +224,9 @@ def _random_action(r: Game) -> int:
     bits = r.legal
     if bits == 0:
         return -1
-    count = _BIT_COUNT[bits & 0xFF] + _BIT_COUNT[(bits >> 8) & 0xFF] + (bits >> 16)
-    for _ in range(_below(r, count)):
+    for _ in range(_below(r, _bit_count(bits))):
         bits &= bits - 1  # drop the lowest legal action
-    low = bits & 0xFF
-    if low != 0:
-        return _LOWEST_BIT[low]
-    mid = (bits >> 8) & 0xFF
-    if mid != 0:
-        return 8 + _LOWEST_BIT[mid]
-    return DISCARD_ACTION
+    return _lowest_bit(bits)
 
 
 # --------------------------------------------------------------------------- cards
@@ -182,13 +241,14 @@ def _reshuffle(r: Game, sc: Scripts, g: int) -> bool:
     pile = r.pile
     if k < r.n_resh:
         row = r.n_decks + k  # a game's reshuffle orders follow its deck orders
-        if sc[g, row, 0] != size:
+        script = _script_rows(sc, g)
+        if script[row, 0] != size:
             r.error = ERROR_BAD_RESHUFFLE
             r.error_at = k
             return False
         seen = np.zeros(NUM_KINDS, dtype=np.int16)
         for i in range(size):
-            c = sc[g, row, 1 + i]
+            c = script[row, 1 + i]
             seen[c] += 1
             pile[i] = c
         for c in range(NUM_KINDS):
@@ -265,7 +325,7 @@ def _minus_ten(r: Game, p: Params) -> None:
     r.total = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
     h = r.hands[seat]
     bust = p.match == POINTS and _nothing_fits(r, p, seat)  # M3: a play when nothing fits
@@ -313,7 +373,7 @@ def _bust(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
     _out_of_round(r, p, sc, g, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard_four(r: Game, p: Params, sc: Scripts, g: int, seat: int) -> None:
     """K7: four ONO 99s go to the discard pile and four new cards are drawn at once."""
     r.hands[seat, :] = EMPTY
@@ -364,7 +424,7 @@ def _leave(r: Game, seat: int) -> None:
     r.n_out += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _eliminate(r: Game, p: Params, seat: int) -> None:
     """E1: the hand is laid down (it stays in ``hands``), the player is out of the game."""
     _leave(r, seat)
@@ -475,7 +535,7 @@ def _deal(r: Game, p: Params, sc: Scripts, g: int) -> None:
     r.round += 1
     pile = r.pile
     if r.round <= r.n_decks:
-        pile[:size] = sc[g, r.round - 1, 1 : 1 + size]
+        pile[:size] = _script_rows(sc, g)[r.round - 1, 1 : 1 + size]
     else:
         i = 0
         for c in range(NUM_KINDS):  # the canonical deck, then shuffled
@@ -512,7 +572,7 @@ def _deal(r: Game, p: Params, sc: Scripts, g: int) -> None:
     r.n_oor = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle(r: Game, p: Params, sc: Scripts, g: int) -> None:
     """Resolve automatic consequences until the seat to play has a legal action or the match
     is over (E1, M2, M3)."""
@@ -531,7 +591,7 @@ def _settle(r: Game, p: Params, sc: Scripts, g: int) -> None:
     r.legal = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(r: Game, p: Params, sc: Scripts, g: int, action: int) -> None:
     """The seat to play takes ``action`` (a legal ALL_ACTIONS index); consequences settled."""
     seat = r.to_play
@@ -582,10 +642,13 @@ def _restart(r: Game, p: Params, sc: Scripts, g: int) -> None:
 
 
 @njit(cache=True)
-def reset_games(games: np.ndarray, params: np.ndarray, sc: Scripts, auto_reset: bool) -> None:
+def reset_games(
+    games: np.ndarray, params: np.ndarray, scripts: np.ndarray, auto_reset: bool
+) -> None:
     """A new match in every slot (a loaded script plays its deal). With ``auto_reset``, a match
     decided at its first deal is replaced at once, as after a step."""
     p = params[0]
+    sc = _scripts_of(scripts)
     for g in range(games.shape[0]):
         r = games[g]
         _new_match(r, p, sc, g)
@@ -618,7 +681,7 @@ def check_actions(games: np.ndarray, actions: np.ndarray) -> int:
 def step_games(
     games: np.ndarray,
     params: np.ndarray,
-    sc: Scripts,
+    scripts: np.ndarray,
     actions: np.ndarray,
     auto_reset: bool,
     done: np.ndarray,
@@ -627,6 +690,7 @@ def step_games(
     ended with this action (and, with ``auto_reset``, a new one has started). Returns the first
     game whose scripted reshuffle was bad, or -1."""
     p = params[0]
+    sc = _scripts_of(scripts)
     for g in range(games.shape[0]):
         act = actions[g]
         if act < 0:
@@ -667,7 +731,7 @@ def random_actions(games: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def random_playout(
-    games: np.ndarray, params: np.ndarray, sc: Scripts, steps: int, stats: np.ndarray
+    games: np.ndarray, params: np.ndarray, scripts: np.ndarray, steps: int, stats: np.ndarray
 ) -> int:
     """``steps`` uniformly random legal actions in every game, restarting a match wherever one
     ends, as ``step_games`` with ``auto_reset`` does (the generator draws are the same, so it
@@ -675,6 +739,7 @@ def random_playout(
     [0] actions, [1] matches finished, [2] the actions of those matches. Returns the first game
     whose scripted reshuffle was bad, or -1."""
     p = params[0]
+    sc = _scripts_of(scripts)
     actions = 0
     matches = 0
     match_actions = 0
