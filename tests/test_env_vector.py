@@ -152,8 +152,10 @@ def test_vector_env_runs_and_pays_every_episode() -> None:
 
 
 def test_vector_env_rejects_bad_input() -> None:
-    with pytest.raises(ValueError, match="opponents"):
-        VectorEnv(opponents="expert")
+    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+        VectorEnv(opponents="nobody")
+    with pytest.raises(ValueError, match="backend='engine'"):
+        VectorEnv(opponents="heuristic", backend="fast")
     env = VectorEnv(num_envs=4)
     env.reset(seed=0)
     with pytest.raises(ValueError, match="4 actions"):
