@@ -138,20 +138,27 @@ def policy_of(model: Any, *, deterministic: bool = False) -> Any:
     return policy
 
 
-def snapshot_of(model: Any, *, deterministic: bool = False) -> Any:
-    """A frozen copy of the model's policy now, as an opponent (it does not learn on)."""
-    live = model.policy
-    frozen = type(live)(**live._get_constructor_parameters()).to(live.device)
-    frozen.load_state_dict(copy.deepcopy(live.state_dict()))
-    frozen.set_training_mode(False)
+class Snapshot:
+    """A frozen copy of an SB3 model's policy (``policy``) as an opponent ``(obs, mask) ->
+    actions``: it keeps the weights it was taken with while the model learns on."""
 
-    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        actions, _ = frozen.predict(
-            obs, deterministic=deterministic, action_masks=mask.astype(bool)
+    def __init__(self, model: Any, *, deterministic: bool = False) -> None:
+        live = model.policy
+        self.policy = type(live)(**live._get_constructor_parameters()).to(live.device)
+        self.policy.load_state_dict(copy.deepcopy(live.state_dict()))
+        self.policy.set_training_mode(False)
+        self.deterministic = deterministic
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        actions, _ = self.policy.predict(
+            obs, deterministic=self.deterministic, action_masks=mask.astype(bool)
         )
         return np.asarray(actions)
 
-    return policy
+
+def snapshot_of(model: Any, *, deterministic: bool = False) -> Snapshot:
+    """A frozen copy of the model's policy now, as an opponent (it does not learn on)."""
+    return Snapshot(model, deterministic=deterministic)
 
 
-__all__ = ["SB3VecEnv", "make_vec_env", "policy_of", "snapshot_of"]
+__all__ = ["SB3VecEnv", "Snapshot", "make_vec_env", "policy_of", "snapshot_of"]
