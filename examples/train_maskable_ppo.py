@@ -22,7 +22,6 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: the machine is shared
 
-import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
@@ -50,11 +49,11 @@ class SelfPlay(BaseCallback):
 def evaluate(model: MaskablePPO, players: int, games: int, seed: int) -> tuple[int, int]:
     """Matches won and played by the deterministic policy against greedy opponents."""
     env = VectorEnv(players=players, opponents="greedy", num_envs=min(games, 256), seed=seed)
-    obs, info = env.reset(seed=seed)
+    obs, _ = env.reset(seed=seed)
     won = played = 0
     while played < games:
         actions, _ = model.predict(obs, deterministic=True, action_masks=env.action_masks())
-        obs, reward, terminated, _, info = env.step(actions)
+        obs, reward, terminated, _, _ = env.step(actions)
         won += int((reward[terminated] > 0).sum())
         played += int(terminated.sum())
     return won, played
@@ -66,8 +65,13 @@ def main() -> None:
     ap.add_argument("--num-envs", type=int, default=64, help="matches stepped at once")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--opponents", default="greedy", help="a bot name (default: greedy)")
-    ap.add_argument("--self-play", type=int, default=0, metavar="K",
-                    help="opponents: a snapshot of the learner, refreshed every K timesteps")  # fmt: skip
+    ap.add_argument(
+        "--self-play",
+        type=int,
+        default=0,
+        metavar="K",
+        help="opponents: a snapshot of the learner, refreshed every K timesteps",
+    )
     ap.add_argument("--n-steps", type=int, default=64, help="PPO rollout length per env")
     ap.add_argument("--eval-games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)

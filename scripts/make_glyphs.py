@@ -1,6 +1,9 @@
 """Write src/ono99/env/glyphs.py: a 1-bit bitmap of each character the RL text render uses,
 cut from DejaVu Sans Mono with Pillow (a developer's tool; the package reads the table with
-NumPy alone). Run: .venv/bin/python scripts/make_glyphs.py /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"""
+NumPy alone). Run with the font's path:
+
+    .venv/bin/python scripts/make_glyphs.py /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf
+"""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ def main() -> None:
         "Sans Mono (Bitstream Vera license) by scripts/make_glyphs.py: one hex number per\n"
         '``CHARS`` entry, its bits row by row, top left first."""\n\n'
         f"W, H = {W}, {H}\n"
-        f"CHARS = {CHARS!r}\n"
+        f"CHARS = (\n    {CHARS[:48]!r}\n    {CHARS[48:]!r}\n)\n"
         f"BITMAPS = (\n{body}\n)\n",
         encoding="utf-8",
     )

@@ -5,7 +5,9 @@ checker take the registered Gymnasium environment."""
 
 from __future__ import annotations
 
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -18,6 +20,8 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from ono99.env import GYM_ID, Ono99Env
 from ono99.env.sb3 import SB3VecEnv, policy_of, snapshot_of
 from ono99.env.vector import VectorEnv
+
+torch.set_num_threads(1)  # the machine is shared: one core per test process
 
 
 def test_sb3_vec_env_steps_like_sb3_wants() -> None:
@@ -83,7 +87,8 @@ def test_sb3_make_vec_env_and_checker_take_the_gymnasium_env() -> None:
     frames = venv.get_images()
     assert all(f.dtype == np.uint8 and f.ndim == 3 and f.shape[2] == 3 for f in frames)
     masks = get_action_masks(venv)
-    obs, reward, done, infos = venv.step(masks.argmax(axis=1))
+    _, _, done, infos = venv.step(masks.argmax(axis=1))
+    assert len(infos) == 2 and done.shape == (2,)
     venv.close()
     sb3_check_env(Ono99Env(players=2), warn=True)
 
@@ -97,8 +102,18 @@ def test_snapshot_does_not_follow_the_learner() -> None:
     np.testing.assert_array_equal(frozen(obs, info["action_mask"]), live(obs, info["action_mask"]))
     at_snapshot = [p.detach().clone() for p in model.policy.parameters()]
     model.learn(256)
-    for p, q, r in zip(
-        frozen.policy.parameters(), at_snapshot, model.policy.parameters(), strict=True
-    ):
+    for p, q in zip(frozen.policy.parameters(), at_snapshot, strict=True):
         assert torch.equal(p, q)  # the snapshot kept the weights it was taken with
-    assert any(not torch.equal(q, r) for q, r in zip(at_snapshot, model.policy.parameters()))
+    assert any(
+        not torch.equal(q, r) for q, r in zip(at_snapshot, model.policy.parameters(), strict=True)
+    )
+
+
+def test_the_sb3_example_in_docs_rl_runs() -> None:
+    """docs/rl.md's ```py blocks need the train extra (the fast,rl profile runs its ```python
+    blocks): they run here, as a reader pasting them would."""
+    page = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```py\n(.*?)```", page, re.S)
+    assert blocks
+    for code in blocks:
+        exec(compile(code, "docs/rl.md", "exec"), {"__name__": "__docs__"})

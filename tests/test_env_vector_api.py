@@ -76,7 +76,7 @@ def test_same_step_autoreset_stacks_like_sync_vector_env() -> None:
     )
     rng = np.random.default_rng(0)
     obs, info = env.reset(seed=1)
-    sobs, sinfo = sync.reset(seed=1)
+    _, sinfo = sync.reset(seed=1)
     assert structure(info) == structure(sinfo)
     seen_final = seen_sync_final = seen_winners = 0
     for _ in range(60):
@@ -102,7 +102,7 @@ def test_same_step_autoreset_stacks_like_sync_vector_env() -> None:
             for i in np.flatnonzero(~terminated):
                 assert info["final_obs"][i] is None
         assert env.observation_space.contains(obs)
-        sobs, _, sterm, _, sinfo = sync.step(random_actions(sinfo, rng))
+        _, _, sterm, _, sinfo = sync.step(random_actions(sinfo, rng))
         if sterm.any() and terminated.any():
             seen_sync_final += 1
             want = structure(sinfo)
@@ -149,7 +149,7 @@ def test_illegal_action_ends_the_episode_with_minus_one(backend: str) -> None:
     illegal = np.flatnonzero(info["action_mask"][0] == 0)[0]
     acts[0] = illegal  # masked out
     acts[1] = 99  # not an action
-    obs2, reward, terminated, _, info2 = env.step(acts)
+    _, reward, terminated, _, info2 = env.step(acts)
     for i in (0, 1):
         assert terminated[i] and reward[i] == -1.0
         assert info2["final_info"]["illegal_action"][i]
@@ -171,13 +171,13 @@ def test_illegal_action_ends_the_episode_with_minus_one(backend: str) -> None:
 
 def test_gymnasium_vector_wrappers_take_it() -> None:
     env = DictInfoToList(RecordEpisodeStatistics(VectorEnv(players=2, num_envs=8, seed=0)))
-    obs, infos = env.reset(seed=0)
+    _, infos = env.reset(seed=0)
     assert isinstance(infos, list) and len(infos) == 8
     rng = np.random.default_rng(0)
     episodes = 0
     for _ in range(40):
         acts = np.array([rng.choice(np.flatnonzero(i["action_mask"])) for i in infos])
-        obs, reward, terminated, _, infos = env.step(acts)
+        _, reward, terminated, _, infos = env.step(acts)
         for i in np.flatnonzero(terminated):
             assert infos[i]["episode"]["r"] == reward[i]  # one reward per episode, at its end
             episodes += 1
@@ -258,7 +258,7 @@ def test_engine_backend_any_bot_and_the_draw_penalty() -> None:
     draws = episodes = 0
     for _ in range(150):
         draws += int(info["action_mask"][:, 17].sum())
-        obs, reward, terminated, _, info = env.step(random_actions(info, rng))
+        obs, _, terminated, _, info = env.step(random_actions(info, rng))
         episodes += int(terminated.sum())
         assert env.observation_space.contains(obs)
     assert draws > 0 and episodes > 3

@@ -3,7 +3,10 @@ Sans Mono (Bitstream Vera license) by scripts/make_glyphs.py: one hex number per
 ``CHARS`` entry, its bits row by row, top left first."""
 
 W, H = 7, 14
-CHARS = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~·→−…'
+CHARS = (
+    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNO"
+    "PQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~·→−…"
+)
 BITMAPS = (
     "0000000000000000000000000",
     "0000002040810204001020000",

@@ -34,7 +34,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(f"ono99.env.sb3 needs Stable-Baselines3: {pip_install('train')}") from error
 
 
-class SB3VecEnv(VecEnv):  # type: ignore[misc]
+class SB3VecEnv(VecEnv):
     """An SB3 ``VecEnv`` over an ono99 ``VectorEnv``; the episode semantics are the vector
     environment's (same-step autoreset: SB3's own convention)."""
 
@@ -50,7 +50,7 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc]
         seeds = self._seeds
         seed: int | list[int] | None = None
         if all(s is not None for s in seeds):
-            seed = [int(s) for s in seeds]
+            seed = [int(s) for s in seeds if s is not None]
         elif seeds[0] is not None:
             seed = int(seeds[0])
         obs, info = self.env.reset(seed=seed)

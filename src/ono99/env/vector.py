@@ -209,8 +209,7 @@ def _seats_of(seat: Any, n: int) -> tuple[int, ...]:
         return tuple(range(n))
     given = tuple(seat) if isinstance(seat, (tuple, list)) else (seat,)
     if not given or any(
-        isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < n
-        for s in given
+        isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < n for s in given
     ):
         raise ValueError(f"seat must be 0 to {n - 1}, 'random', or a tuple of seats, not {seat!r}")
     return tuple(int(s) for s in given)
@@ -259,7 +258,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._seed0 = seed
         self._rng = np.random.default_rng(seed)
         self._np_random = self._rng
-        self._np_random_seed = seed
+        self._seed_given: int | list[int] = seed
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self._ghost = np.zeros(num_envs, dtype=np.bool_)  # learner out: opponents finish it
         self._acted = np.zeros(num_envs, dtype=np.bool_)  # the learner acted in this match
@@ -271,14 +270,17 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self.batch = FastBatch(self.rules, num_envs, seed=seed, auto_reset=False)
         self._started = False
 
+    @property
+    def np_random_seed(self) -> int | list[int]:  # type: ignore[override]
+        """The seed of the last ``reset`` (or the constructor's): an int, or one per game."""
+        return self._seed_given
+
     # ------------------------------------------------------------------ opponents
 
     def _set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         n = self.rules.players
         given: tuple[Any, ...] = (
-            tuple(opponents)
-            if isinstance(opponents, (tuple, list))
-            else (opponents,)
+            tuple(opponents) if isinstance(opponents, (tuple, list)) else (opponents,)
         )
         if len(given) not in (1, n - 1):
             raise ValueError(
@@ -330,7 +332,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             seeds = self._check_seed(seed)
             self._rng = np.random.default_rng(seeds)
             self._np_random = self._rng
-            self._np_random_seed = seeds[0] if len(seeds) == 1 else seeds
+            self._seed_given = seeds[0] if len(seeds) == 1 else seeds
         if self.batch is not None:
             if seed is None:
                 self.batch.reset(None)
@@ -449,9 +451,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._ghost[where] = False
         self._acted[where] = False
 
-    def _settle(
-        self, ended: np.ndarray, reward: np.ndarray, done: np.ndarray, ends: _Ends
-    ) -> None:
+    def _settle(self, ended: np.ndarray, reward: np.ndarray, done: np.ndarray, ends: _Ends) -> None:
         """Pay the learners whose match just ended or who just left the game, then start new
         matches where they ended."""
         assert self.batch is not None
@@ -589,6 +589,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 i0, a0 = rows[0]
                 o = self._bots[i0][a0]
                 policy = self._learned if isinstance(o, str) else o
+                assert policy is not None
                 views = [view(self.states[i], a) for i, a in rows]
                 obs = np.stack([encode(v) for v in views])
                 masks = np.stack([action_mask(v, True) for v in views])
@@ -598,7 +599,10 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             if not moved:
                 break
         self._mask = np.stack(
-            [action_mask(view(s, int(seat)), True) for s, seat in zip(self.states, self.seats)]
+            [
+                action_mask(view(s, int(seat)), True)
+                for s, seat in zip(self.states, self.seats, strict=True)
+            ]
         ).astype(np.bool_)
 
     # ------------------------------------------------------------------ reading
@@ -617,7 +621,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 public_of_batch(self.batch.games, self.rules, self.seats, self._mask), self.rules
             )
         return np.stack(
-            [encode(view(s, int(seat))) for s, seat in zip(self.states, self.seats)]
+            [encode(view(s, int(seat))) for s, seat in zip(self.states, self.seats, strict=True)]
         )
 
     def _info(self) -> dict[str, Any]:
