@@ -359,17 +359,20 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self, deals: Sequence[Deal], seats: Sequence[int]
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start game i on ``deals[i]`` with the learner at ``seats[i]`` (for tests that replay
-        the same deals through the engine; fast backend). Matches started later are random."""
-        if self.batch is None:
-            raise ValueError("load plays given deals in the batch simulator (the fast backend)")
-        self.batch.load(deals)
-        return self._start(np.asarray(seats, dtype=np.int64))
+        the same deals through the engine). Matches started later are random."""
+        if len(deals) != self.num_envs or len(seats) != self.num_envs:
+            raise ValueError(f"load needs {self.num_envs} deals and seats")
+        if self.batch is not None:
+            self.batch.load(deals)
+        return self._start(np.asarray(seats, dtype=np.int64), deals)
 
     def _draw_seats(self, k: int) -> np.ndarray:
         pool = np.asarray(self.learner_seats, dtype=np.int64)
         return pool[self._rng.integers(0, len(pool), k)] if len(pool) > 1 else np.full(k, pool[0])
 
-    def _start(self, seats: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def _start(
+        self, seats: np.ndarray | None = None, deals: Sequence[Deal] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         b = self.num_envs
         self.seats = (self._draw_seats(b) if seats is None else seats.copy()).astype(np.int64)
         self._ghost[:] = False
@@ -385,6 +388,17 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self._advance(reward, done, ends)
         else:
             self.states = [self._new_match(i) for i in range(b)]
+            if deals is not None:
+                self.states = [
+                    new_game(
+                        self.rules,
+                        0,
+                        dealer=d.dealer,
+                        decks=d.decks,
+                        reshuffles=d.reshuffles,
+                    )
+                    for d in deals
+                ]
             self._bots = [self._seat_bots(int(s)) for s in self.seats]
             self._engine_advance(reward, done, ends)
         return self._observe(), self._info()
