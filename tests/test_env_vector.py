@@ -6,8 +6,9 @@ batch simulator, the same actions are stepped, and after every action the batch 
 EVERY seat (``public_of_batch`` + ``encode_public``) must equal ``encode(view(state, seat))``
 (that its ``greedy`` opponents choose as ``GreedyBot`` does is tests/test_greedy.py's). Then
 ``VectorEnv`` itself is driven on the same deals as engine games whose opponents are
-``GreedyBot``s: its observations, masks, rewards and episode ends must match the engine's at
-every learner decision.
+``GreedyBot``s, on both backends (the batch simulator with the greedy port, and engine games
+with ``GreedyBot``s): its observations, masks, rewards and episode ends must match the engine's
+at every learner decision.
 """
 
 from __future__ import annotations
@@ -99,13 +100,14 @@ class LearnerGame:
         self.deal = Deal.of(state)
 
 
+@pytest.mark.parametrize("backend", ["fast", "engine"])
 @pytest.mark.parametrize("rules", CONFIGS, ids=IDS)
-def test_vector_env_matches_engine_games_against_greedy(rules: Rules) -> None:
+def test_vector_env_matches_engine_games_against_greedy(rules: Rules, backend: str) -> None:
     rng = random.Random(7)
     games = [LearnerGame(rules, 500 + k, rng.randrange(rules.players)) for k in range(16)]
     games = [g for g in games if g.actions]  # a learner out before acting has no episode
     b = len(games)
-    env = VectorEnv(rules=rules, num_envs=b, opponents="greedy", seed=3)
+    env = VectorEnv(rules=rules, num_envs=b, opponents="greedy", seed=3, backend=backend)
     obs, info = env.load([g.deal for g in games], [g.seat for g in games])
     pending = set(range(b))
     t = 0
@@ -152,8 +154,10 @@ def test_vector_env_runs_and_pays_every_episode() -> None:
 
 
 def test_vector_env_rejects_bad_input() -> None:
-    with pytest.raises(ValueError, match="opponents"):
-        VectorEnv(opponents="expert")
+    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+        VectorEnv(opponents="nobody")
+    with pytest.raises(ValueError, match="backend='engine'"):
+        VectorEnv(opponents="heuristic", backend="fast")
     env = VectorEnv(num_envs=4)
     env.reset(seed=0)
     with pytest.raises(ValueError, match="4 actions"):

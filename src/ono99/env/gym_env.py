@@ -28,6 +28,7 @@ from ..features import encode, observation_bounds
 from ..sim.driver import advance
 from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
 from .core import render_text as _render_text
+from .render import text_image
 
 Opponent = str | Agent
 MAX_DEALS = 10_000  # re-deals allowed at a reset before giving up (see _deal)
@@ -36,7 +37,7 @@ MAX_DEALS = 10_000  # re-deals allowed at a reset before giving up (see _deal)
 class Ono99Env(gym.Env[np.ndarray, np.int64]):
     """ONO 99 from one seat; see the module docstring and ``docs/rl.md``."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -118,12 +119,14 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
         """The learner's legal actions now, as 18 booleans (all False once the episode ended)."""
         return self._mask().astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
         text = _render_text(view(self._game(), self.seat))
         if self.render_mode == "ansi":
             return text
+        if self.render_mode == "rgb_array":
+            return text_image(text)
         print(text)
         return None
 
