@@ -24,7 +24,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
 from numba import carray, njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
@@ -98,7 +97,7 @@ def _script_rows(sc: Scripts, g: int) -> np.ndarray:
 
 def _widened(builder: Any, value: Any) -> Any:
     """An LLVM integer as an i64 (sign-extended)."""
-    i64 = ir.IntType(64)
+    i64 = cgutils.ir.IntType(64)  # numba's llvmlite, through numba
     return value if value.type == i64 else builder.sext(value, i64)
 
 
@@ -118,7 +117,7 @@ def _lowest_bit_typing(typingctx: Any, x: Any) -> Any:
     """The index of the lowest set bit of a nonzero int (LLVM's cttz: tzcnt)."""
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.cttz(_widened(builder, args[0]), ir.Constant(ir.IntType(1), 1))
+        return builder.cttz(_widened(builder, args[0]), cgutils.true_bit)
 
     return types.int64(x), codegen
 
