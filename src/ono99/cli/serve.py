@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -15,7 +16,8 @@ from .options import BadOptions, CliError
 @click.command(
     "serve",
     cls=Command,
-    epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db",
+    epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db\n"
+    "  ono99 serve --database postgresql://db/ono99 --redis redis://cache:6379",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -23,10 +25,18 @@ from .options import BadOptions, CliError
 )
 @click.option(
     "--db",
+    "--database",
+    "db",
     default="ono99.db",
     show_default=True,
-    type=click.Path(dir_okay=False),
-    help="SQLite file holding every table and game; unfinished games resume from it.",
+    help="SQLite file holding every table and game (unfinished games resume from it), or a "
+    "postgresql://… address, shared by many server processes (the scale extra).",
+)
+@click.option(
+    "--redis",
+    default=None,
+    help="redis://… address of the bus between server processes that share a PostgreSQL "
+    "database (the scale extra); see docs/deploy.md.",
 )
 @click.option(
     "--bot-delay",
@@ -60,6 +70,7 @@ def serve_command(
     host: str,
     port: int,
     db: str,
+    redis: str | None,
     bot_delay: float,
     grace: float,
     min_turn: float,
@@ -76,8 +87,20 @@ def serve_command(
         raise CliError(f"the server needs its extra: {pip_install('server')} ({exc})") from None
     if not 0 <= port <= 65535:
         raise BadOptions(f"--port must be from 0 to 65535, not {port}")
+    postgres = db.startswith(("postgresql://", "postgres://"))
+    if redis is not None and not postgres:
+        raise BadOptions("--redis joins processes that share a postgresql:// --database")
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise BadOptions(f"--redis must be a redis:// address, not {redis!r}")
+    if postgres or redis is not None:
+        missing = [m for m in ("psycopg", "redis") if importlib.util.find_spec(m) is None]
+        if missing:
+            raise CliError(
+                f"PostgreSQL and Redis need the scale extra: {pip_install('scale')}"
+            ) from None
     config = ServerConfig(
-        db=str(Path(db)),
+        db=db if postgres else str(Path(db)),
+        redis=redis,
         bot_delay=bot_delay,
         grace=grace,
         turn_limits=(min_turn, 600.0),
@@ -85,10 +108,15 @@ def serve_command(
     )
 
     def ready(url: str) -> None:
-        click.echo(f"ONO 99 is served at {url}  (games are stored in {config.db}; Ctrl-C stops)")
+        where = "PostgreSQL" if postgres else config.db
+        click.echo(f"ONO 99 is served at {url}  (games are stored in {where}; Ctrl-C stops)")
         sys.stdout.flush()
 
     try:
         run(config, host, port, on_ready=ready)
+    except ImportError as exc:
+        raise CliError(
+            f"PostgreSQL and Redis need the scale extra: {pip_install('scale')}"
+        ) from exc
     except OSError as exc:
         raise BadOptions(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
