@@ -199,13 +199,26 @@ class Hub:
             table = self.get(code)
             if table is None:
                 raise SessionError("not_found", "there is no such table")
-            result, effects = change(table)
+            try:
+                result, effects = change(table)
+            except SessionError:
+                if not self._behind(code):
+                    raise
+                self._catch_up(code)  # refused by what we held: ask the table as stored
+                continue
             try:
                 self.commit(table, effects)
             except Stale:
                 continue
             return result
         raise SessionError("busy", "the table is busy; try again")
+
+    def _behind(self, code: str) -> bool:
+        """Whether another process has written the table since we last heard (only asked
+        before refusing a command: a refusal must not come from a stale copy)."""
+        if self.bus is None:
+            return False
+        return self.store.seq(code) != self.synced.get(code, (0, 0, 0))[0]
 
     # ---------------------------------------------------------------- connections
 
@@ -370,8 +383,7 @@ class Hub:
             table.adopt(old, now)
             self.tables[code] = table
             for seat, action, by in stored.actions[moves:]:
-                effects = table.replay(seat, action, by, now)
-                self._announce(table, effects)
+                self._announce(table, self._replay(table, seat, action, by))
         else:
             table = self._restore(stored, stored.actions, stored.finished)
             table.adopt(old, now)
@@ -379,6 +391,14 @@ class Hub:
             self._announce(table, Effects(table=True, snapshot=True))
         self._synced(table, stored.seq)
         self._reschedule(table)
+
+    def _replay(self, table: Table, seat: int, action: str, by: str) -> Effects:
+        """Play an action another process stored; when its stand-in played for a person,
+        that person is away here too (said before the move, as where it was played)."""
+        now = self.now()
+        if by == "away":
+            self._announce(table, table.went_away(seat, now))
+        return table.replay(seat, action, by, now)
 
     def audiences(self, table: Table) -> list[int | None]:
         """The seats (and None for spectators) that have a connection listening."""
@@ -470,7 +490,7 @@ class Hub:
             and (table.game, state.moves) == (game, moves) == (act[0], act[1])
         ):
             try:
-                effects = table.replay(act[2], act[3], act[4], self.now())
+                effects = self._replay(table, act[2], act[3], act[4])
             except SessionError:
                 log.exception("table %s: a note did not fit; reading it again", code)
                 self._catch_up(code)

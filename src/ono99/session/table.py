@@ -322,6 +322,16 @@ class Table:
                 mine.away = theirs.away
         self._schedule(now)
 
+    def went_away(self, seat: int, now: float) -> Effects:
+        """Another server process found ``seat`` gone past its grace period (its stand-in
+        moved): so it is here, unless the seat has a connection again."""
+        s = self.seats[seat]
+        if s.away or s.connections or s.kind != HUMAN:
+            return Effects()
+        s.away, s.grace_deadline = True, None
+        self._schedule(now)
+        return Effects(table=True)
+
     def replay(self, seat: int, text: str, by: str, now: float) -> Effects:
         """An action another server process took and stored: play it here too, to announce
         it. (Its changes are already stored; the caller does not store them again.)"""
