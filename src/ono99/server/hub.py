@@ -228,6 +228,9 @@ class Hub:
         table = self.get(code)
         if table is None:
             return False
+        if self._behind(code):  # e.g. its writer died before its note went out
+            self._catch_up(code)
+            table = self.tables[code]
         now = self.now()
         sub.send(
             dumps(
