@@ -51,18 +51,21 @@ def one_process_record(cluster: Cluster, code: str) -> str:
 
 def check_streams(record_text: str, phases: list[dict[int | None, Client]]) -> None:
     """Every message with a view is the engine's view of that seat at that point; within a
-    connection the updates run on without a gap or a repeat from its first state; and across
-    the reconnections no move that anyone was shown is missing."""
+    connection the updates run on without a gap or a repeat from the last state (a state
+    holds the whole game so far, and never goes back); and across the reconnections no move
+    that anyone was shown is missing."""
     game = load_record(record_text)
     states = list(replay_states(game))
     assert states[-1].over
     for clients in phases:
         for seat, c in clients.items():
-            state = next(m for m in c.messages if m["type"] == "state")
-            expect = state["moves"]
+            expect, game_ = 0, 0
             for message in c.messages:
                 if message.get("view") is not None:
                     assert message["view"] == encode_view(view(states[message["moves"]], seat))
+                if message["type"] == "state":  # the whole game so far, log and all
+                    assert (message["game"], message["moves"]) >= (game_, expect), c.label
+                    game_, expect = message["game"], message["moves"]
                 if message["type"] == "update":
                     expect += 1
                     assert message["moves"] == expect, (c.label, message["moves"], expect)

@@ -78,6 +78,7 @@ def test_what_is_written_comes_back(opener: Opener) -> None:
     assert store.record("abc", 1) == '{"record": true}'
     assert store.active_codes() == [] and store.games("abc") == [(1, True)]
     assert store.count_tables() == 1 and store.seq("abc") == 3
+    assert store.seqs(["abc", "nope"]) == {"abc": 3} and store.seqs([]) == {}
     assert opener().load_table("abc") == store.load_table("abc")  # another connection agrees
 
 

@@ -519,14 +519,34 @@ class Hub:
                 if self.local.get(code):
                     self._say_presence(code)
 
+    def sweep(self) -> None:
+        """Catch up every held table that storage holds newer (a writer that died between
+        its commit and its note, a note lost on the bus): one query for all of them."""
+        stored = self.store.seqs(list(self.tables))
+        for code, seq in stored.items():
+            if code in self.tables and seq != self.synced.get(code, (0, 0, 0))[0]:
+                try:
+                    self._catch_up(code)
+                except Exception:
+                    log.exception("table %s could not be caught up", code)
+
     async def _beat(self) -> None:
+        """Say we are alive; forget the connections of processes not heard from for three
+        beats; and every few beats (at once when a process died), sweep."""
         assert self.bus is not None
+        beats = 0
         while True:
             self.bus.publish(ALIVE, self.name)
             now = self.now()
             dead = {p for p, t in self.alive.items() if now - t > 3 * self.heartbeat}
             for p in dead:
                 del self.alive[p]
+            beats += 1
+            if dead or beats % 3 == 0:
+                try:
+                    self.sweep()
+                except Exception:
+                    log.exception("the sweep failed")
             if dead:
                 for code, procs in list(self.remote.items()):
                     if dead & set(procs):

@@ -238,6 +238,10 @@ class PostgresStore:
         row = self._one("SELECT seq FROM tables WHERE code = %s", (code,))
         return None if row is None else int(row[0])
 
+    def seqs(self, codes: list[str]) -> dict[str, int]:
+        rows = self._all("SELECT code, seq FROM tables WHERE code = ANY(%s)", (codes,))
+        return {r[0]: int(r[1]) for r in rows}
+
     def games(self, code: str) -> list[tuple[int, bool]]:
         """Every game of a table: (number, finished)."""
         return [

@@ -204,6 +204,17 @@ class SqliteStore:
         row = self._db.execute("SELECT seq FROM tables WHERE code = ?", (code,)).fetchone()
         return None if row is None else int(row[0])
 
+    def seqs(self, codes: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in range(0, len(codes), 500):
+            chunk = codes[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                f"SELECT code, seq FROM tables WHERE code IN ({marks})", chunk
+            ).fetchall()
+            out.update((r[0], int(r[1])) for r in rows)
+        return out
+
     def games(self, code: str) -> list[tuple[int, bool]]:
         """Every game of a table: (number, finished)."""
         return [
