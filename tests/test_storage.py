@@ -94,6 +94,17 @@ def test_a_stale_writer_writes_nothing(opener: Opener) -> None:
         store.bump("nope", 0)  # no such table
 
 
+def test_one_action_is_appended_with_its_compare_and_swap(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    store.append_action("abc", 2, 1, 2, 1, "5", "bot")
+    with pytest.raises(Conflict):
+        store.append_action("abc", 2, 1, 3, 0, "6", "seat")  # stale: the table is at 3
+    table = store.load_table("abc")
+    assert table is not None and table.seq == 3
+    assert table.actions[2:] == [(1, "5", "bot")]
+
+
 def test_a_failed_batch_is_rolled_back_whole(opener: Opener) -> None:
     store = opener()
     fill(store)

@@ -349,6 +349,11 @@ class Hub:
 
     def _store(self, table: Table, changes: list[Change]) -> None:
         store, code = self.store, table.code
+        if len(changes) == 1 and isinstance(changes[0], ActionTaken):  # most of them
+            a = changes[0]
+            seq = self.synced.get(code, (0, 0, 0))[0]
+            store.append_action(code, seq, a.game, a.position, a.seat, a.action, a.by)
+            return
         with store.transaction():
             if not isinstance(changes[0], TableCreated):
                 store.bump(code, self.synced.get(code, (0, 0, 0))[0])

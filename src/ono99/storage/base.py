@@ -80,6 +80,13 @@ class Store(Protocol):
 
     def finish_game(self, code: str, game: int, record: str) -> None: ...
 
+    def append_action(
+        self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
+    ) -> None:
+        """``bump`` and ``add_action`` as one transaction of their own: most batches are one
+        move, and PostgreSQL does this in one statement (one round trip)."""
+        ...
+
     def active_codes(self) -> list[str]: ...
 
     def load_table(self, code: str) -> StoredTable | None: ...
@@ -105,7 +112,7 @@ def open_store(url: str, *, durable: bool = False) -> Store:
     if url.startswith(("postgresql://", "postgres://")):
         from .postgres import PostgresStore
 
-        return PostgresStore(url)
+        return PostgresStore(url, durable=durable)
     from .sqlite import SqliteStore
 
     return SqliteStore(url, durable=durable)

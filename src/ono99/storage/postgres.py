@@ -8,6 +8,9 @@ AND seq = …``. Under READ COMMITTED a second writer's UPDATE waits for the fir
 lock and then finds ``seq`` changed, so it matches no row: it raises ``Conflict`` and writes
 nothing. That compare-and-swap is the whole of "one writer per table" (docs/deploy.md).
 
+Commits do not wait for PostgreSQL's disk (``synchronous_commit = off``) unless
+``durable=True``: the same promise as SQLite's default, see ``__init__``.
+
 ``postgresql://host/db?schema=NAME`` keeps the tables in schema NAME (made if missing): the
 tests give every run its own. Migrations are versioned like SQLite's (``MIGRATIONS``); a
 process applies the missing ones under a transaction-scoped advisory lock, so that processes
@@ -87,11 +90,16 @@ def split_url(url: str) -> tuple[str, str | None]:
 
 
 class PostgresStore:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, durable: bool = False) -> None:
         conninfo, self.schema = split_url(url)
         # One connection, used from the server's event loop thread (and from a test's).
         self._db = psycopg.connect(conninfo, autocommit=True)
         self._lock = threading.RLock()
+        # As SQLite's synchronous=NORMAL: a commit is in PostgreSQL before it returns, so it
+        # survives the death of any server process; only PostgreSQL's own crash could lose the
+        # last fraction of a second. durable=True waits for the disk on every commit.
+        if not durable:
+            self._db.execute("SET synchronous_commit = off")
         if self.schema is not None:
             self._db.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
             self._db.execute(f'SET search_path TO "{self.schema}"')
@@ -169,6 +177,19 @@ class PostgresStore:
             "VALUES (%s, %s, %s, %s, %s, %s, %s)",
             (code, game, position, seat, action, by, time.time()),
         )
+
+    def append_action(
+        self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
+    ) -> None:
+        with self._lock:
+            cur = self._db.execute(
+                "WITH cas AS (UPDATE tables SET seq = seq + 1 WHERE code = %s AND seq = %s "
+                "RETURNING code) INSERT INTO actions (code, game, position, seat, action, by, at) "
+                "SELECT code, %s, %s, %s, %s, %s, %s FROM cas",
+                (code, seq, game, position, seat, action, by, time.time()),
+            )
+            if cur.rowcount != 1:
+                raise Conflict(code)
 
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(

@@ -150,6 +150,13 @@ class SqliteStore:
             (code, game, position, seat, action, by, time.time()),
         )
 
+    def append_action(
+        self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
+    ) -> None:
+        with self.transaction():
+            self.bump(code, seq)
+            self.add_action(code, game, position, seat, action, by)
+
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(
             "UPDATE games SET finished = ?, record = ? WHERE code = ? AND game = ?",
