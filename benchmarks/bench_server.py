@@ -204,6 +204,16 @@ async def run_tables(procs: list[Server], tables: int, args: argparse.Namespace)
         gate = asyncio.Semaphore(32)
 
         async def make_table(i: int) -> tuple[str, list[str]]:
+            for attempt in range(5):  # a kept-alive connection may close under our feet
+                try:
+                    return await try_table(i)
+                except httpx.TransportError:
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.5)
+            raise AssertionError("unreachable")
+
+        async def try_table(i: int) -> tuple[str, list[str]]:
             base = procs[i % len(procs)].url
             body = {"seats": [{"kind": "human"}] * players, "name": "P0", "turn_seconds": 0}
             async with gate:

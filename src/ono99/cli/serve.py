@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -88,6 +89,8 @@ def serve_command(
     if not 0 <= port <= 65535:
         raise BadOptions(f"--port must be from 0 to 65535, not {port}")
     postgres = db.startswith(("postgresql://", "postgres://"))
+    if not postgres and Path(db).is_dir():
+        raise BadOptions(f"--db must be a file, and {db!r} is a folder")
     if redis is not None and not postgres:
         raise BadOptions("--redis joins processes that share a postgresql:// --database")
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
@@ -120,3 +123,9 @@ def serve_command(
         ) from exc
     except OSError as exc:
         raise BadOptions(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except Exception as exc:
+        if type(exc).__module__.startswith("psycopg"):  # the database is not there
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            shown = re.sub(r"//[^@/]*@", "//", db)  # no password in the message
+            raise CliError(f"cannot use the database {shown}: {first}") from None
+        raise

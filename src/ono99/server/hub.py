@@ -338,7 +338,11 @@ class Hub:
                 raise Stale(code) from None
             except Exception:
                 log.exception("table %s: could not store a change; reloading it", code)
-                self._catch_up(code, force=True)
+                try:
+                    self._catch_up(code, force=True)
+                except Exception:  # storage is away: drop our copy, it reloads on demand
+                    log.exception("table %s could not be reloaded", code)
+                    self._forget(table)
                 raise SessionError("server_error", "the server could not save that") from None
             seq = self.synced.get(code, (0, 0, 0))[0] + 1
             self._synced(table, seq)
