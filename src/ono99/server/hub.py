@@ -99,6 +99,7 @@ class Hub:
         self.local: dict[str, dict[int, int]] = {}  # our connections, per table and seat
         self.remote: dict[str, dict[str, dict[int, int]]] = {}  # others': table, process, seat
         self.alive: dict[str, float] = {}  # other processes: when last heard
+        self._suspects: dict[str, int] = {}  # tables storage held newer at the last sweep
         self.bus_up = bus is None
         self.bus_was_down = False
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -380,6 +381,8 @@ class Hub:
         old = self.tables.get(code)
         if old is None:
             return
+        if not force and self.store.seq(code) == self.synced.get(code, (0, 0, 0))[0]:
+            return  # nothing new: one indexed read, not the whole table
         stored = self.store.load_table(code)
         if stored is None:
             return
@@ -532,12 +535,23 @@ class Hub:
         """Catch up every held table that storage holds newer (a writer that died between
         its commit and its note, a note lost on the bus): one query for all of them."""
         stored = self.store.seqs(list(self.tables))
+        # A note still on its way is no reason to read a table: only one that storage held
+        # at the last sweep and has still not arrived is (else, under load, sweeps that read
+        # every table whose note is late make every note later still).
+        suspects, self._suspects = self._suspects, {}
         for code, seq in stored.items():
-            if code in self.tables and seq != self.synced.get(code, (0, 0, 0))[0]:
+            have = self.synced.get(code, (0, 0, 0))[0]
+            if code not in self.tables or seq == have:
+                continue
+            if suspects.get(code, have + 1) <= have:  # it came meanwhile; this is newer
+                self._suspects[code] = seq
+            elif code in suspects:
                 try:
                     self._catch_up(code)
                 except Exception:
                     log.exception("table %s could not be caught up", code)
+            else:
+                self._suspects[code] = seq
 
     async def _beat(self) -> None:
         """Say we are alive; forget the connections of processes not heard from for three
@@ -551,6 +565,8 @@ class Hub:
             for p in dead:
                 del self.alive[p]
             beats += 1
+            if dead:
+                self._suspects = {code: 1 << 62 for code in self.tables}  # read now what lags
             if dead or beats % 3 == 0:
                 try:
                     self.sweep()
