@@ -269,7 +269,9 @@ def test_redis_goes_away_and_comes_back_and_no_move_is_lost() -> None:
                 await clients[0].send({"type": "start"})
                 for c in clients.values():
                     await c.expect("state", lambda m: m["game"] == 1)
-                update = await play_until(clients, rng, lambda m: m["moves"] >= 4)
+                update = await play_until(  # cut when seat 0 (on a) is to play: it plays on
+                    clients, rng, lambda m: m["moves"] >= 4 and m["view"]["to_play"] == 0
+                )
                 proxy.cut()
                 for c in clients.values():
                     notice = await c.expect("notice")
