@@ -15,6 +15,13 @@ Run by hand, never from the test suite:
     python benchmarks/bench_server.py                        # 50, 100 and 200 tables
     python benchmarks/bench_server.py --tables 200 --seconds 60 --think 0.5
     python benchmarks/bench_server.py --json
+    # many processes on PostgreSQL + Redis (the machine's), against one on SQLite:
+    python benchmarks/bench_server.py --processes 1,4 --tables 2000 --think 5
+    python benchmarks/bench_server.py --failover              # kill -9 a writer: how long?
+
+With ``--processes N`` (N > 1) the processes share a fresh PostgreSQL schema (dropped after) and
+Redis; table i is made on process i mod N and its seats are spread over the processes, so every
+move reaches most seats through the bus (docs/deploy.md).
 
 The target: 200 concurrent tables with a p99 below 100 ms. The server and the clients share the
 machine: other work on it shows up as latency (the header gives the load average at start), so
@@ -35,6 +42,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,11 +84,12 @@ class Run:
 
 
 class Server:
-    def __init__(self, db: Path) -> None:
+    def __init__(self, where: list[str], bot_delay: float = 1.0) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
-            + ["--db", str(db), "--http-rate", "0", "--grace", "3600"],
+            + where
+            + ["--http-rate", "0", "--grace", "3600", "--bot-delay", str(bot_delay)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -95,9 +105,16 @@ class Server:
         self.ws_url = self.url.replace("http://", "ws://")
 
     def cpu_seconds(self) -> float:
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
+        try:
+            with open(f"/proc/{self.proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            return 0.0
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -106,6 +123,37 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+@contextmanager
+def servers(
+    args: argparse.Namespace, processes: int, bot_delay: float = 1.0
+) -> Iterator[list[Server]]:
+    """One process on a fresh SQLite file, or ``processes`` on a fresh PostgreSQL schema
+    (dropped afterwards) and Redis."""
+    started: list[Server] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        schema = None
+        if processes == 1 and not args.single_postgres:
+            where = ["--db", str(Path(tmp) / "bench.db")]
+        else:
+            import psycopg
+
+            schema = f"bench_{os.getpid()}_{random.randrange(10**9)}"
+            sep = "&" if "?" in args.database else "?"
+            where = ["--database", f"{args.database}{sep}schema={schema}"]
+            if processes > 1:
+                where += ["--redis", args.redis]
+        try:
+            for _ in range(processes):
+                started.append(Server(where, bot_delay))
+            yield started
+        finally:
+            for server in started:
+                server.stop()
+            if schema is not None:
+                with psycopg.connect(args.database, autocommit=True) as db:
+                    db.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')  # type: ignore[arg-type]
 
 
 async def seat_client(run: Run, ws: ClientConnection, code: str, seat: int, host: bool) -> None:
@@ -147,33 +195,51 @@ async def seat_client(run: Run, ws: ClientConnection, code: str, seat: int, host
             task.add_done_callback(tasks.discard)
 
 
-async def run_tables(server: Server, tables: int, args: argparse.Namespace) -> dict[str, Any]:
+async def run_tables(procs: list[Server], tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    """Table i is made on process i mod N, and its seat s connects to process (i + s) mod N:
+    with several processes every move crosses the bus to the other seats."""
     players = args.players
     limits = httpx.Limits(max_connections=32)
-    async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60) as http:
+    async with httpx.AsyncClient(limits=limits, timeout=120) as http:
+        gate = asyncio.Semaphore(32)
 
-        async def make_table() -> tuple[str, list[str]]:
+        async def make_table(i: int) -> tuple[str, list[str]]:
+            for attempt in range(5):  # a kept-alive connection may close under our feet
+                try:
+                    return await try_table(i)
+                except httpx.TransportError:
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.5)
+            raise AssertionError("unreachable")
+
+        async def try_table(i: int) -> tuple[str, list[str]]:
+            base = procs[i % len(procs)].url
             body = {"seats": [{"kind": "human"}] * players, "name": "P0", "turn_seconds": 0}
-            r = await http.post("/api/tables", json=body)
-            r.raise_for_status()
-            made = r.json()
-            tokens = [made["token"]]
-            for i in range(1, players):
-                r = await http.post(f"/api/tables/{made['code']}/join", json={"name": f"P{i}"})
+            async with gate:
+                r = await http.post(f"{base}/api/tables", json=body)
                 r.raise_for_status()
-                tokens.append(r.json()["token"])
+                made = r.json()
+                tokens = [made["token"]]
+                for s in range(1, players):
+                    r = await http.post(
+                        f"{base}/api/tables/{made['code']}/join", json={"name": f"P{s}"}
+                    )
+                    r.raise_for_status()
+                    tokens.append(r.json()["token"])
             return made["code"], tokens
 
-        made = await asyncio.gather(*(make_table() for _ in range(tables)))
+        made = await asyncio.gather(*(make_table(i) for i in range(tables)))
 
     # Times are set once every client is connected.
     run = Run(players, args.think, float("inf"), float("inf"), random.Random(args.seed))
     connections: list[ClientConnection] = []
     clients = []
-    for code, tokens in made:
+    for i, (code, tokens) in enumerate(made):
         for seat, token in enumerate(tokens):
+            ws_url = procs[(i + seat) % len(procs)].ws_url
             ws = await connect(
-                f"{server.ws_url}/ws/{code}", max_queue=None, open_timeout=60, ping_interval=None
+                f"{ws_url}/ws/{code}", max_queue=None, open_timeout=120, ping_interval=None
             )
             await ws.send(json.dumps({"type": "hello", "token": token}))
             connections.append(ws)
@@ -186,12 +252,12 @@ async def run_tables(server: Server, tables: int, args: argparse.Namespace) -> d
     cpu0, t0 = None, None
     while time.perf_counter() < run.stop_at:
         if cpu0 is None and time.perf_counter() >= run.warmup_end:
-            cpu0, t0 = server.cpu_seconds(), time.perf_counter()
+            cpu0, t0 = sum(p.cpu_seconds() for p in procs), time.perf_counter()
             client0 = time.process_time()
         await asyncio.sleep(0.05)
     assert cpu0 is not None and t0 is not None
     elapsed = time.perf_counter() - t0
-    server_cpu = (server.cpu_seconds() - cpu0) / elapsed
+    server_cpu = (sum(p.cpu_seconds() for p in procs) - cpu0) / elapsed
     client_cpu = (time.process_time() - client0) / elapsed
     await asyncio.sleep(args.think * 2)  # let the last moves arrive
     for ws in connections:
@@ -206,6 +272,8 @@ async def run_tables(server: Server, tables: int, args: argparse.Namespace) -> d
         return lat[min(len(lat) - 1, int(p / 100 * len(lat)))]
 
     return {
+        "processes": len(procs),
+        "store": "sqlite" if len(procs) == 1 and not args.single_postgres else "postgres",
         "tables": tables,
         "connections": tables * players,
         "moves": len(lat),
@@ -223,9 +291,96 @@ async def run_tables(server: Server, tables: int, args: argparse.Namespace) -> d
     }
 
 
+async def failover(args: argparse.Namespace) -> dict[str, Any]:
+    """Two processes; ``--failover-tables`` all-bot tables, each made and started on the first
+    (so it writes their moves) and watched from the second. The first is killed (SIGKILL) in
+    mid-play: the time from the kill to each table's next move, as the watcher on the second
+    sees it, is how long that table stood still. A person's connection on the first, which
+    reconnects to the second at once, measures the time to be playing again."""
+    with servers(args, 2, bot_delay=args.failover_bot_delay) as (first, second):
+        async with httpx.AsyncClient(timeout=60) as http:
+            made = []
+            for _ in range(args.failover_tables):
+                body = {"seats": [{"kind": "bot", "bot": "random"}] * 3, "turn_seconds": 0}
+                r = await http.post(f"{first.url}/api/tables", json=body)
+                r.raise_for_status()
+                made.append(r.json())
+        moves: dict[str, list[float]] = {m["code"]: [] for m in made}
+        hosts = []
+        watchers = []
+
+        async def watch(code: str) -> None:
+            ws = await connect(f"{second.ws_url}/ws/{code}", max_queue=None, ping_interval=None)
+            watchers.append(ws)
+            await ws.send(json.dumps({"type": "hello"}))
+            async for text in ws:
+                if json.loads(text)["type"] == "update":
+                    moves[code].append(time.perf_counter())
+
+        tasks = [asyncio.create_task(watch(m["code"])) for m in made]
+        for m in made:
+            ws = await connect(f"{first.ws_url}/ws/{m['code']}", ping_interval=None)
+            await ws.send(json.dumps({"type": "hello", "token": m["token"]}))
+            hosts.append(ws)
+        await asyncio.sleep(1.0)
+        for ws in hosts:
+            await ws.send(json.dumps({"type": "start"}))
+        await asyncio.sleep(args.failover_bot_delay * 6)
+        # A person's link, to follow to the other process.
+        person = made[0]
+        killed = time.perf_counter()
+        first.kill()
+        back = await connect(f"{second.ws_url}/ws/{person['code']}", ping_interval=None)
+        await back.send(json.dumps({"type": "hello", "token": person["token"]}))
+        while json.loads(await back.recv())["type"] != "state":
+            pass
+        reconnected = time.perf_counter() - killed
+        await asyncio.sleep(args.failover_wait)
+        gaps = []
+        stalled = 0
+        for times in moves.values():
+            after = [t for t in times if t > killed]
+            before = [t for t in times if t <= killed]
+            if not before:
+                continue  # had not started, or finished: nothing to fail over
+            if after:
+                gaps.append(after[0] - killed)
+            else:
+                stalled += 1
+        await back.close()
+        for ws in watchers:
+            await ws.close()
+        for t in tasks:
+            t.cancel()
+    gaps.sort()
+    return {
+        "tables": len(made),
+        "moved_on": len(gaps),
+        "stalled": stalled,
+        "p50_s": gaps[len(gaps) // 2] if gaps else None,
+        "max_s": gaps[-1] if gaps else None,
+        "reconnect_s": reconnected,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="50,100,200", help="table counts, comma-separated")
+    parser.add_argument(
+        "--processes",
+        default="1",
+        help="server process counts, comma-separated: 1 is SQLite alone; more share "
+        "PostgreSQL (--database) and Redis (--redis)",
+    )
+    parser.add_argument("--database", default="postgresql://127.0.0.1:5432/test")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379")
+    parser.add_argument(
+        "--single-postgres", action="store_true", help="one process on PostgreSQL, not SQLite"
+    )
+    parser.add_argument("--failover", action="store_true", help="measure failover instead")
+    parser.add_argument("--failover-tables", type=int, default=50)
+    parser.add_argument("--failover-bot-delay", type=float, default=0.2)
+    parser.add_argument("--failover-wait", type=float, default=10.0)
     parser.add_argument("--players", type=int, default=4, help="people per table (2–6)")
     parser.add_argument("--think", type=float, default=0.5, help="mean think time per move (s)")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time per run")
@@ -240,14 +395,31 @@ def main() -> None:
     except ImportError:
         pass
     load = os.getloadavg()[0]
+    if args.failover:
+        result = asyncio.run(failover(args))
+        after = os.getloadavg()[0]
+        if args.json:
+            print(json.dumps({"load": load, "load_after": after, **result}))
+            return
+        print(
+            f"failover · 2 processes on PostgreSQL + Redis · {result['tables']} all-bot tables "
+            f"written by the first, watched from the second · bot delay "
+            f"{args.failover_bot_delay:g} s · load average {load:.2f} → {after:.2f}"
+        )
+        print(
+            f"tables that moved on after the kill: {result['moved_on']} (stalled: "
+            f"{result['stalled']}); kill → next move p50 {result['p50_s']:.2f} s, max "
+            f"{result['max_s']:.2f} s; a person reconnected to the other process and had the "
+            f"game in {result['reconnect_s'] * 1000:.0f} ms"
+        )
+        return
     results = []
-    for tables in (int(x) for x in args.tables.split(",")):
-        with tempfile.TemporaryDirectory() as tmp:
-            server = Server(Path(tmp) / "bench.db")
-            try:
-                results.append(asyncio.run(run_tables(server, tables, args)))
-            finally:
-                server.stop()
+    for processes in (int(x) for x in args.processes.split(",")):
+        for tables in (int(x) for x in args.tables.split(",")):
+            with servers(args, processes) as procs:
+                result = asyncio.run(run_tables(procs, tables, args))
+            result["load_after"] = os.getloadavg()[0]
+            results.append(result)
     if args.json:
         out = {"think": args.think, "players": args.players, "load": load, "results": results}
         print(json.dumps(out))
@@ -258,14 +430,17 @@ def main() -> None:
         f"{args.seconds:g} s measured after {args.warmup:g} s · load average at start {load:.2f}"
     )
     print(
-        f"{'tables':>6} {'conns':>6} {'moves/s':>8} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} "
-        f"{'max ms':>7} {'server CPU':>10} {'client CPU':>10} {'errors':>6}"
+        f"{'procs':>5} {'store':>8} {'tables':>6} {'conns':>6} {'moves/s':>8} {'p50 ms':>7} "
+        f"{'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} {'server CPU':>10} {'client CPU':>10} "
+        f"{'errors':>6} {'load after':>10}"
     )
     for r in results:
         print(
-            f"{r['tables']:>6} {r['connections']:>6} {r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} "
+            f"{r['processes']:>5} {r['store']:>8} {r['tables']:>6} {r['connections']:>6} "
+            f"{r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} "
             f"{r['p90_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['max_ms']:>7.1f} "
-            f"{r['server_cpu']:>10.0%} {r['client_cpu']:>10.0%} {r['errors']:>6}"
+            f"{r['server_cpu']:>10.0%} {r['client_cpu']:>10.0%} {r['errors']:>6} "
+            f"{r['load_after']:>10.2f}"
         )
 
 

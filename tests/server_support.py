@@ -4,7 +4,14 @@ that keeps every message it receives (the leak tests check them all afterwards).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -132,3 +139,144 @@ class Client:
 
     def errors(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["type"] == "error"]
+
+
+# ------------------------------------------------------------------ many processes
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+
+
+class ServerProcess:
+    """A real server process (``tests/serve_process.py``) with the given config."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(TESTS)]),
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.options = options
+        self.proc = subprocess.Popen(
+            [sys.executable, str(TESTS / "serve_process.py"), json.dumps(options)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        self.err: list[str] = []
+        self.url = self._wait_for_address()
+        self.ws_url = self.url.replace("http://", "ws://")
+
+    def _wait_for_address(self) -> str:
+        found: list[str] = []
+        ready = threading.Event()
+
+        def read() -> None:
+            assert self.proc.stdout is not None
+            for line in self.proc.stdout:
+                match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+                if match:
+                    found.append(match.group(1))
+                    ready.set()
+            ready.set()
+
+        def read_err() -> None:
+            assert self.proc.stderr is not None
+            for line in self.proc.stderr:
+                self.err.append(line)
+
+        self.readers = [
+            threading.Thread(target=read, daemon=True),
+            threading.Thread(target=read_err, daemon=True),
+        ]
+        for reader in self.readers:
+            reader.start()
+        if not ready.wait(TIMEOUT * 2) or not found:
+            self.proc.kill()
+            self.proc.wait(TIMEOUT)
+            self.close_streams()
+            raise AssertionError(f"the server did not start: {''.join(self.err)}")
+        return found[0]
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(TIMEOUT)
+        assert self.proc.returncode == -signal.SIGKILL
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(TIMEOUT)
+        self.close_streams()
+
+    def close_streams(self) -> None:
+        for reader in self.readers:
+            reader.join(TIMEOUT)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+class Cluster:
+    """Server processes on one PostgreSQL schema and one Redis. ``url`` and ``ws_url`` name
+    the processes in turn, so that a test written for one server spreads every request and
+    every connection over all of them."""
+
+    def __init__(self, options: dict[str, Any], n: int) -> None:
+        self.options = options
+        self.processes = [ServerProcess(options) for _ in range(n)]
+        self._turn = itertools.count()
+
+    @property
+    def url(self) -> str:
+        return self.live()[next(self._turn) % len(self.live())].url
+
+    @property
+    def ws_url(self) -> str:
+        return self.live()[next(self._turn) % len(self.live())].ws_url
+
+    def live(self) -> list[ServerProcess]:
+        return [p for p in self.processes if p.proc.poll() is None]
+
+    def add(self, options: dict[str, Any] | None = None) -> ServerProcess:
+        process = ServerProcess({**self.options, **(options or {})})
+        self.processes.append(process)
+        return process
+
+    def stop(self) -> None:
+        for p in self.processes:
+            p.stop()
+        logs = "".join(line for p in self.processes for line in p.err)
+        assert "Traceback" not in logs, logs
+
+
+@contextmanager
+def running_cluster(n: int = 3, **options: Any) -> Iterator[Cluster]:
+    """``n`` real server processes on PostgreSQL (a schema of their own, dropped afterwards)
+    and Redis (``redis`` may name another address: a proxy in front of it)."""
+    from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
+
+    need_postgres()
+    need_redis()
+    options.setdefault("bot_delay", 0.01)
+    options.setdefault("turn_limits", (0.05, 600.0))
+    options.setdefault("http_rate", 0)
+    options.setdefault("redis", REDIS)
+    schema = fresh_schema()
+    options["db"] = postgres_url(schema)
+    from ono99.storage.postgres import PostgresStore
+
+    PostgresStore(options["db"]).close()  # migrate once, before the processes race to
+    cluster = None
+    try:
+        cluster = Cluster(options, n)
+        yield cluster
+    finally:
+        if cluster is not None:
+            cluster.stop()
+        drop_schema(schema)

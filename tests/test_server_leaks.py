@@ -15,7 +15,7 @@ import pytest
 
 from ono99.engine import CARD_NAMES, load_record, replay_states, view
 from ono99.session import encode_events, encode_view
-from server_support import TIMEOUT, Client, create_table, join, running_server
+from server_support import TIMEOUT, Client, create_table, join, running_cluster, running_server
 
 # Every key any message may hold, at any depth. A new field must be added here on purpose.
 ALLOWED_KEYS = {
@@ -71,12 +71,22 @@ CONFIGS = [
 ]
 
 
+def serving(backend: str, tmp_path: Path, **options: Any) -> Any:
+    """One server on SQLite, or three processes on PostgreSQL and Redis (every request and
+    every connection going to the next process: no two seats on the same one)."""
+    if backend == "sqlite":
+        return running_server(tmp_path / "leak.db", **options)
+    return running_cluster(3, **options)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "cluster"])
 @pytest.mark.parametrize("rules", CONFIGS)
 def test_every_message_is_exactly_what_its_connection_may_see(
-    tmp_path: Path, rules: dict[str, Any]
+    tmp_path: Path, rules: dict[str, Any], backend: str
 ) -> None:
     seats = ["human", "human", "greedy", "human"]
-    with running_server(tmp_path / "leak.db", bot_delay=0.005, ws_rate=1000, ws_burst=1000) as srv:
+    options = {"bot_delay": 0.005, "ws_rate": 1000, "ws_burst": 1000}
+    with serving(backend, tmp_path, **options) as srv:
         host = create_table(srv.url, seats, **rules)
         code = host["code"]
         tokens = {host["seat"]: host["token"]}

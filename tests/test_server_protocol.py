@@ -20,14 +20,40 @@ from ono99.i18n import LANGUAGES
 from ono99.i18n.export import browser_catalog
 from ono99.server import BackgroundServer
 from ono99.session import token_hash
-from server_support import TIMEOUT, Client, create_table, join, running_server
+from server_support import (
+    TIMEOUT,
+    Client,
+    Cluster,
+    create_table,
+    join,
+    running_cluster,
+    running_server,
+)
+
+OPTIONS: dict[str, Any] = {"grace": 0.3, "ws_rate": 20, "ws_burst": 40}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackgroundServer]:
+def local_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackgroundServer]:
+    """One server on a thread of this process, on SQLite: the default install."""
     db = tmp_path_factory.mktemp("protocol") / "ono99.db"
-    with running_server(db, grace=0.3, ws_rate=20, ws_burst=40) as srv:
+    with running_server(db, **OPTIONS) as srv:
         yield srv
+
+
+@pytest.fixture(scope="module", params=["sqlite", "cluster"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BackgroundServer | Cluster]:
+    """Every test here runs twice: on one server with SQLite, and on three server processes
+    on PostgreSQL and Redis, each HTTP request and connection going to the next of them."""
+    if request.param == "sqlite":
+        db = tmp_path_factory.mktemp("protocol") / "ono99.db"
+        with running_server(db, **OPTIONS) as srv:
+            yield srv
+    else:
+        with running_cluster(3, **OPTIONS) as cluster:
+            yield cluster
 
 
 def run(coro: Coroutine[Any, Any, None]) -> None:
@@ -35,7 +61,7 @@ def run(coro: Coroutine[Any, Any, None]) -> None:
 
 
 async def seated(
-    srv: BackgroundServer, seats: list[str], **table: Any
+    srv: BackgroundServer | Cluster, seats: list[str], **table: Any
 ) -> tuple[str, dict[int, Client], dict[int, str]]:
     """A table with people (connected clients) and bots, started."""
     host = create_table(srv.url, seats, **table)
@@ -60,7 +86,7 @@ async def close_all(clients: dict[int, Client]) -> None:
 # ------------------------------------------------------------------ joining and playing
 
 
-def test_join_start_and_play(server: BackgroundServer) -> None:
+def test_join_start_and_play(server: BackgroundServer | Cluster) -> None:
     async def main() -> None:
         _code, clients, _ = await seated(server, ["human", "human", "human"])
         a = clients[0]
@@ -85,7 +111,7 @@ def test_join_start_and_play(server: BackgroundServer) -> None:
 
 
 def test_a_name_already_at_the_table_is_refused_and_the_seat_stays_open(
-    server: BackgroundServer,
+    server: BackgroundServer | Cluster,
 ) -> None:
     """Session rule (docs/protocol.md, joining) over the real server: a second "Ana" is
     refused with ``name_taken`` (409), the host's websocket hears of no change, the seat is
@@ -121,7 +147,9 @@ def test_a_name_already_at_the_table_is_refused_and_the_seat_stays_open(
     run(main())
 
 
-def test_refusals_go_to_their_sender_only_and_change_nothing(server: BackgroundServer) -> None:
+def test_refusals_go_to_their_sender_only_and_change_nothing(
+    server: BackgroundServer | Cluster,
+) -> None:
     async def main() -> None:
         code, clients, _ = await seated(server, ["human", "human", "human"])
         view = clients[0].view
@@ -192,7 +220,7 @@ def test_malformed_and_oversized_messages_get_an_error(
 
 
 def test_a_frame_above_the_websocket_limit_closes_the_connection(
-    server: BackgroundServer,
+    server: BackgroundServer | Cluster,
 ) -> None:
     async def main() -> None:
         host = create_table(server.url, ["human", "greedy"])
@@ -206,7 +234,7 @@ def test_a_frame_above_the_websocket_limit_closes_the_connection(
     run(main())
 
 
-def test_too_many_messages_are_refused(server: BackgroundServer) -> None:
+def test_too_many_messages_are_refused(server: BackgroundServer | Cluster) -> None:
     async def main() -> None:
         host = create_table(server.url, ["human", "greedy"])
         client = await Client.open(server.ws_url, host["code"], host["token"])
@@ -245,7 +273,7 @@ def test_the_first_message_must_be_a_valid_hello(
     run(main())
 
 
-def test_an_unknown_table_is_refused(server: BackgroundServer) -> None:
+def test_an_unknown_table_is_refused(server: BackgroundServer | Cluster) -> None:
     async def main() -> None:
         for code in ("abcdefghjkmn", "not-a-code", "x" * 300):
             async with connect(f"{server.ws_url}/ws/{code}") as ws:
@@ -261,7 +289,9 @@ def test_an_unknown_table_is_refused(server: BackgroundServer) -> None:
 # ------------------------------------------------------------------ staying at the table
 
 
-def test_reconnect_with_the_same_link_is_back_in_the_same_state(server: BackgroundServer) -> None:
+def test_reconnect_with_the_same_link_is_back_in_the_same_state(
+    server: BackgroundServer | Cluster,
+) -> None:
     async def main() -> None:
         code, clients, tokens = await seated(server, ["human", "human"])
         view = clients[0].view
@@ -293,7 +323,7 @@ def test_reconnect_with_the_same_link_is_back_in_the_same_state(server: Backgrou
 
 
 def test_after_the_grace_period_the_stand_in_plays_for_a_dropped_player(
-    server: BackgroundServer,
+    server: BackgroundServer | Cluster,
 ) -> None:
     async def main() -> None:
         code, clients, tokens = await seated(server, ["human", "human"])
@@ -314,7 +344,7 @@ def test_after_the_grace_period_the_stand_in_plays_for_a_dropped_player(
     run(main())
 
 
-def test_the_turn_timer_runs_out_and_the_stand_in_plays(server: BackgroundServer) -> None:
+def test_the_turn_timer_runs_out_and_the_stand_in_plays(server: BackgroundServer | Cluster) -> None:
     async def main() -> None:
         _code, clients, _ = await seated(server, ["human", "human"], turn_seconds=0.2)
         view = clients[0].view
@@ -331,7 +361,7 @@ def test_the_turn_timer_runs_out_and_the_stand_in_plays(server: BackgroundServer
     run(main())
 
 
-def test_spectators_see_every_move_but_no_hand(server: BackgroundServer) -> None:
+def test_spectators_see_every_move_but_no_hand(server: BackgroundServer | Cluster) -> None:
     async def main() -> None:
         host = create_table(server.url, ["greedy", "random", "greedy"], name=None)
         watcher = await Client.open(server.ws_url, host["code"], None)
@@ -359,7 +389,7 @@ def test_spectators_see_every_move_but_no_hand(server: BackgroundServer) -> None
     run(main())
 
 
-def test_play_again_after_the_end(server: BackgroundServer) -> None:
+def test_play_again_after_the_end(server: BackgroundServer | Cluster) -> None:
     async def main() -> None:
         host = create_table(server.url, ["human", "greedy"], turn_seconds=0.05)
         client = await Client.open(server.ws_url, host["code"], host["token"])
@@ -381,7 +411,7 @@ def test_play_again_after_the_end(server: BackgroundServer) -> None:
 # ------------------------------------------------------------------ HTTP
 
 
-def test_http_api_refusals(server: BackgroundServer) -> None:
+def test_http_api_refusals(server: BackgroundServer | Cluster) -> None:
     base = server.url
     r = httpx.post(
         f"{base}/api/tables", json={"seats": [{"kind": "bot"}] * 2, "rules": {"players": 9}}
@@ -414,7 +444,7 @@ def test_http_api_refusals(server: BackgroundServer) -> None:
         assert token not in text and token_hash(token) not in text
 
 
-def test_pages_options_and_headers(server: BackgroundServer) -> None:
+def test_pages_options_and_headers(server: BackgroundServer | Cluster) -> None:
     for path in ("/", "/t/abcdefghjkmn", "/t/abcdefghjkmn/replay/1"):
         r = httpx.get(server.url + path)
         assert r.status_code == 200 and "<html" in r.text.lower()
@@ -427,7 +457,7 @@ def test_pages_options_and_headers(server: BackgroundServer) -> None:
     assert httpx.get(f"{server.url}/i18n/en.json").json()["app.name"] == "ONO 99"
 
 
-def test_languages_catalogs_and_rules_pages(server: BackgroundServer) -> None:
+def test_languages_catalogs_and_rules_pages(server: BackgroundServer | Cluster) -> None:
     """The client's catalogs and the rules pages, per language; a language is negotiated
     from Accept-Language; an unknown one is a clear 404."""
     doc = httpx.get(f"{server.url}/i18n/languages", headers={"Accept-Language": "mr-IN, en;q=0.5"})
@@ -506,7 +536,10 @@ def test_every_string_the_client_looks_up_is_in_the_catalog() -> None:
         assert isinstance(text, str) and text, key
 
 
-def test_an_idle_table_is_unloaded_and_comes_back_from_storage(server: BackgroundServer) -> None:
+def test_an_idle_table_is_unloaded_and_comes_back_from_storage(
+    local_server: BackgroundServer,
+) -> None:
+    server = local_server
     hub = server.app.state.hub  # type: ignore[attr-defined]
 
     async def main() -> None:

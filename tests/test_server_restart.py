@@ -18,25 +18,32 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from ono99.engine import load_record, replay_states, view
 from ono99.session import encode_view
 from server_support import TIMEOUT, Client, create_table, join
+from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 class ServerProcess:
-    def __init__(self, db: Path) -> None:
+    """``ono99 serve`` on a SQLite file, or (``db`` a postgresql:// address) on PostgreSQL
+    with the Redis bus."""
+
+    def __init__(self, db: Path | str) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONUNBUFFERED": "1"}
+        where = ["--db", str(db)] if isinstance(db, Path) else ["--database", db, "--redis", REDIS]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
-            + ["--db", str(db), "--bot-delay", "0.02", "--grace", "600", "--http-rate", "0"],
+            + where
+            + ["--bot-delay", "0.02", "--grace", "600", "--http-rate", "0"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             env=env,
-            cwd=db.parent,
+            cwd=db.parent if isinstance(db, Path) else None,
         )
         self.url = self._wait_for_address()
         self.ws_url = self.url.replace("http://", "ws://")
@@ -80,7 +87,7 @@ class ServerProcess:
 
 
 @contextmanager
-def server_process(db: Path) -> Iterator[ServerProcess]:
+def server_process(db: Path | str) -> Iterator[ServerProcess]:
     server = ServerProcess(db)
     try:
         yield server
@@ -130,8 +137,23 @@ async def play_until(
             return update
 
 
-def test_a_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    """A SQLite file, or a PostgreSQL schema of this test's own (dropped afterwards)."""
+    if request.param == "sqlite":
+        yield tmp_path / "games.db"
+        return
+    need_postgres()
+    need_redis()
+    schema = fresh_schema()
+    try:
+        yield postgres_url(schema)
+    finally:
+        drop_schema(schema)
+
+
+def test_a_killed_server_resumes_every_game_exactly(database: Path | str) -> None:
+    db = database
     seats = ["human", "human", "greedy"]
     rng = random.Random(11)
     with server_process(db) as first:

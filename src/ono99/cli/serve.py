@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -15,7 +17,8 @@ from .options import BadOptions, CliError
 @click.command(
     "serve",
     cls=Command,
-    epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db",
+    epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db\n"
+    "  ono99 serve --database postgresql://db/ono99 --redis redis://cache:6379",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -23,10 +26,18 @@ from .options import BadOptions, CliError
 )
 @click.option(
     "--db",
+    "--database",
+    "db",
     default="ono99.db",
     show_default=True,
-    type=click.Path(dir_okay=False),
-    help="SQLite file holding every table and game; unfinished games resume from it.",
+    help="SQLite file holding every table and game (unfinished games resume from it), or a "
+    "postgresql://… address, shared by many server processes (the scale extra).",
+)
+@click.option(
+    "--redis",
+    default=None,
+    help="redis://… address of the bus between server processes that share a PostgreSQL "
+    "database (the scale extra); see docs/deploy.md.",
 )
 @click.option(
     "--bot-delay",
@@ -60,6 +71,7 @@ def serve_command(
     host: str,
     port: int,
     db: str,
+    redis: str | None,
     bot_delay: float,
     grace: float,
     min_turn: float,
@@ -76,8 +88,22 @@ def serve_command(
         raise CliError(f"the server needs its extra: {pip_install('server')} ({exc})") from None
     if not 0 <= port <= 65535:
         raise BadOptions(f"--port must be from 0 to 65535, not {port}")
+    postgres = db.startswith(("postgresql://", "postgres://"))
+    if not postgres and Path(db).is_dir():
+        raise BadOptions(f"--db must be a file, and {db!r} is a folder")
+    if redis is not None and not postgres:
+        raise BadOptions("--redis joins processes that share a postgresql:// --database")
+    if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise BadOptions(f"--redis must be a redis:// address, not {redis!r}")
+    if postgres or redis is not None:
+        missing = [m for m in ("psycopg", "redis") if importlib.util.find_spec(m) is None]
+        if missing:
+            raise CliError(
+                f"PostgreSQL and Redis need the scale extra: {pip_install('scale')}"
+            ) from None
     config = ServerConfig(
-        db=str(Path(db)),
+        db=db if postgres else str(Path(db)),
+        redis=redis,
         bot_delay=bot_delay,
         grace=grace,
         turn_limits=(min_turn, 600.0),
@@ -85,10 +111,21 @@ def serve_command(
     )
 
     def ready(url: str) -> None:
-        click.echo(f"ONO 99 is served at {url}  (games are stored in {config.db}; Ctrl-C stops)")
+        where = "PostgreSQL" if postgres else config.db
+        click.echo(f"ONO 99 is served at {url}  (games are stored in {where}; Ctrl-C stops)")
         sys.stdout.flush()
 
     try:
         run(config, host, port, on_ready=ready)
+    except ImportError as exc:
+        raise CliError(
+            f"PostgreSQL and Redis need the scale extra: {pip_install('scale')}"
+        ) from exc
     except OSError as exc:
         raise BadOptions(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except Exception as exc:
+        if type(exc).__module__.startswith("psycopg"):  # the database is not there
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            shown = re.sub(r"//[^@/]*@", "//", db)  # no password in the message
+            raise CliError(f"cannot use the database {shown}: {first}") from None
+        raise

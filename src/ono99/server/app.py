@@ -14,8 +14,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..session import Settings
-from ..storage import SqliteStore
+from ..storage import open_store
 from . import http, i18n
+from .bus import open_bus
 from .config import ServerConfig
 from .hub import Hub
 from .websocket import table_socket
@@ -64,9 +65,16 @@ async def health(request: Request) -> Response:
 
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
-    store = SqliteStore(config.db)
+    store = open_store(config.db)
     settings = Settings(bot_delay=config.bot_delay, grace=config.grace)
-    hub = Hub(store, settings, max_tables=config.max_tables)
+    hub = Hub(
+        store,
+        settings,
+        max_tables=config.max_tables,
+        bus=open_bus(config.redis),
+        takeover=config.takeover,
+        heartbeat=config.heartbeat,
+    )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class ServerConfig:
-    db: str = "ono99.db"
+    db: str = "ono99.db"  # a SQLite file, or postgresql://… (many processes; docs/deploy.md)
+    redis: str | None = None  # redis://…: the bus to the other processes serving the tables
+    takeover: float = 1.0  # seconds late this process fires the timers of a table another wrote
+    heartbeat: float = 1.0  # seconds between "alive" notes on the bus (3 missed: gone)
     bot_delay: float = 1.0  # seconds before a bot moves, so people can follow
     grace: float = 60.0  # seconds a dropped player keeps the seat before the stand-in plays
     turn_limits: tuple[float, float] = (5.0, 600.0)  # allowed turn timers (0 = none)

@@ -13,8 +13,10 @@ from starlette.responses import JSONResponse, Response
 from ..session import (
     MAX_MESSAGE_BYTES,
     TURN_CHOICES,
+    Effects,
     RateLimiter,
     SessionError,
+    Table,
     encode_replay,
     normalize_code,
     parse_table_request,
@@ -134,11 +136,12 @@ async def join_table(request: Request) -> Response:
         if not isinstance(data, dict) or set(data) - {"name"}:
             raise SessionError("bad_request", "send {name}")
         hub = _hub(request)
-        table = hub.get(code)
-        if table is None:
-            raise SessionError("not_found", "there is no such table")
-        seat, token, effects = table.join(data.get("name"), hub.now())
-        hub.commit(table, effects)
+
+        def take_seat(table: Table) -> tuple[tuple[int, str], Effects]:
+            seat, token, effects = table.join(data.get("name"), hub.now())
+            return (seat, token), effects
+
+        seat, token = hub.mutate(code, take_seat)
     except SessionError as exc:
         return error_response(exc)
     return JSONResponse({"code": code, "seat": seat, "host": False, "token": token})

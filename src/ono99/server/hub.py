@@ -1,5 +1,17 @@
 """The tables this server process holds, and the one path every change takes:
-session core → SQLite (one transaction) → announcements on the pub/sub → timers.
+session core → storage (one transaction, which first bumps the table's sequence number) →
+announcements on the pub/sub → a note on the bus to the other processes → timers.
+
+With other processes serving the same tables (``bus`` given: docs/deploy.md), a table may be
+held by several of them at once, each for its own connections. Each writes through the
+compare-and-swap on the table's sequence number (``Store.bump``), so of two processes that
+change a table at once one wins and the other reloads it and tries the command again (or
+refuses it as stale). After a commit the winner puts a note on the bus; the others apply the
+action from it (or, on a gap in the numbers, read the table again) and announce it to their
+own connections, so every seat sees every move once, in order, whichever process took it.
+Timers and bot turns are computed by every process that holds the table from the same stored
+state; the last writer fires them on time, the others ``takeover`` seconds late, so that a
+dead writer's tables go on; a double fire is only a lost compare-and-swap.
 
 Everything here runs on the event loop thread, and nothing awaits between changing a table
 and announcing it, so every connection sees the changes of a table in the order they were
@@ -13,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from typing import Any
 
 from ..session import (
@@ -34,7 +47,8 @@ from ..session import (
     new_code,
 )
 from ..session.table import Change
-from ..storage import SqliteStore
+from ..storage import Conflict, Store, StoredTable
+from .bus import Bus
 from .pubsub import PubSub, Subscriber
 
 log = logging.getLogger("ono99.server")
@@ -44,17 +58,50 @@ def channel(code: str, seat: int | None) -> str:
     return f"{code}:{'watch' if seat is None else seat}"
 
 
+ALIVE = "ono99:alive"  # every process says it is alive here, every ``heartbeat`` seconds
+
+
+def bus_channel(code: str) -> str:
+    return f"ono99:t:{code}"
+
+
+class Stale(Exception):
+    """Another process changed the table first; it has been brought up to date."""
+
+
 def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 class Hub:
-    def __init__(self, store: SqliteStore, settings: Settings, *, max_tables: int = 50_000):
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        *,
+        max_tables: int = 50_000,
+        bus: Bus | None = None,
+        takeover: float = 1.0,
+        heartbeat: float = 1.0,
+    ):
         self.store = store
         self.settings = settings
         self.max_tables = max_tables
+        self.bus = bus
+        self.takeover = takeover  # how late a table's timers fire here when another wrote last
+        self.heartbeat = heartbeat
+        self.name = secrets.token_hex(4)  # this process, on the bus
         self.pubsub = PubSub()
         self.tables: dict[str, Table] = {}
+        # What each held table reflects of storage: (sequence number, game, moves).
+        self.synced: dict[str, tuple[int, int, int]] = {}
+        self.mine: set[str] = set()  # tables whose last change was written here
+        self.local: dict[str, dict[int, int]] = {}  # our connections, per table and seat
+        self.remote: dict[str, dict[str, dict[int, int]]] = {}  # others': table, process, seat
+        self.alive: dict[str, float] = {}  # other processes: when last heard
+        self._suspects: dict[str, int] = {}  # tables storage held newer at the last sweep
+        self.bus_up = bus is None
+        self.bus_was_down = False
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -72,6 +119,10 @@ class Hub:
     async def start(self) -> None:
         """Take up every table whose game was still being played: bots and timers resume."""
         self._loop = asyncio.get_running_loop()
+        if self.bus is not None:
+            await self.bus.start(self._on_bus, self._on_health)
+            self.bus.subscribe(ALIVE)
+            self._spawn(self._beat())
         for code in self.store.active_codes():
             try:
                 self.get(code)
@@ -84,6 +135,8 @@ class Hub:
         self._timers.clear()
         for task in list(self._tasks):
             task.cancel()
+        if self.bus is not None:
+            await self.bus.stop()
 
     # ---------------------------------------------------------------- tables
 
@@ -94,8 +147,16 @@ class Hub:
         stored = self.store.load_table(code)
         if stored is None:
             return None
+        table = self._restore(stored, stored.actions, stored.finished)
+        self._hold(table, stored.seq)
+        self._reschedule(table)
+        return table
+
+    def _restore(
+        self, stored: StoredTable, actions: list[tuple[int, str, str]], finished: bool
+    ) -> Table:
         seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in stored.seats]
-        table = Table.restore(
+        return Table.restore(
             stored.code,
             TableConfig.from_json(stored.config),
             stored.host_hash,
@@ -105,12 +166,19 @@ class Hub:
             game=stored.game,
             seed=stored.seed,
             dealer=stored.dealer,
-            actions=stored.actions,
-            finished=stored.finished,
+            actions=actions,
+            finished=finished,
         )
+
+    def _hold(self, table: Table, seq: int) -> None:
+        code = table.code
         self.tables[code] = table
-        self._reschedule(table)
-        return table
+        self._synced(table, seq)
+        if self.bus is not None:
+            self.bus.subscribe(bus_channel(code))
+
+    def _synced(self, table: Table, seq: int) -> None:
+        self.synced[table.code] = (seq, table.game, table.state.moves if table.state else 0)
 
     def create(self, config: TableConfig, name: str | None) -> tuple[Table, str, Identity]:
         if len(self.tables) >= self.max_tables:
@@ -120,14 +188,50 @@ class Hub:
             code = new_code()  # about 2**-59 per try: for form's sake
         table, token, who, effects = Table.create(code, config, name, self.settings)
         self._store(table, effects.changes)
-        self.tables[code] = table
+        self.mine.add(code)
+        self._hold(table, 0)
         return table, token, who
+
+    def mutate(self, code: str, change: Any) -> Any:
+        """``change(table)`` → (result, effects) on the table as it is now; when another
+        process changed it first, again on the table brought up to date (a command that was
+        valid only before then is refused by the table itself, e.g. as stale)."""
+        for _ in range(5):
+            table = self.get(code)
+            if table is None:
+                raise SessionError("not_found", "there is no such table")
+            try:
+                result, effects = change(table)
+            except SessionError:
+                if not self._behind(code):
+                    raise
+                self._catch_up(code)  # refused by what we held: ask the table as stored
+                continue
+            try:
+                self.commit(table, effects)
+            except Stale:
+                continue
+            return result
+        raise SessionError("busy", "the table is busy; try again")
+
+    def _behind(self, code: str) -> bool:
+        """Whether another process has written the table since we last heard (only asked
+        before refusing a command: a refusal must not come from a stale copy)."""
+        if self.bus is None:
+            return False
+        return self.store.seq(code) != self.synced.get(code, (0, 0, 0))[0]
 
     # ---------------------------------------------------------------- connections
 
-    def attach(self, table: Table, who: Identity, sub: Subscriber) -> None:
+    def attach(self, code: str, who: Identity, sub: Subscriber) -> bool:
         """A connection said hello: it gets the welcome, the table and the game, then
-        everything announced after them, in order."""
+        everything announced after them, in order. False: there is no such table."""
+        table = self.get(code)
+        if table is None:
+            return False
+        if self._behind(code):  # e.g. its writer died before its note went out
+            self._catch_up(code)
+            table = self.tables[code]
         now = self.now()
         sub.send(
             dumps(
@@ -140,63 +244,124 @@ class Hub:
                 }
             )
         )
-        effects = table.connect(who, now)
+        if not self.bus_up:
+            sub.send(dumps(_notice(False)))
+        effects = self._count(table, who, +1)
         sub.send(dumps(table.table_message(now)))
         sub.send(dumps(table.state_message(who.seat, now)))
         self.pubsub.subscribe(channel(table.code, who.seat), sub)
-        self.commit(table, effects)
+        with contextlib.suppress(Stale):
+            self.commit(table, effects)
+        return True
 
-    def detach(self, table: Table, who: Identity, sub: Subscriber) -> None:
-        self.pubsub.unsubscribe(channel(table.code, who.seat), sub)
-        self.commit(table, table.disconnect(who, self.now()))
+    def detach(self, code: str, who: Identity, sub: Subscriber) -> None:
+        self.pubsub.unsubscribe(channel(code, who.seat), sub)
+        table = self.tables.get(code)
+        if table is None:
+            return
+        with contextlib.suppress(Stale):
+            self.commit(table, self._count(table, who, -1))
         if table.phase != PLAYING and not self.audiences(table):
             self._forget(table)  # nothing will happen there: it reloads from storage on demand
 
+    def _count(self, table: Table, who: Identity, delta: int) -> Effects:
+        """One connection more or fewer here; what it changes at the table (to commit)."""
+        if who.seat is None:
+            return Effects()
+        mine = self.local.setdefault(table.code, {})
+        mine[who.seat] = max(0, mine.get(who.seat, 0) + delta)
+        if self.bus is not None:
+            self._say_presence(table.code)
+        return table.set_connections(who.seat, self._total(table.code, who.seat), self.now())
+
+    def _total(self, code: str, seat: int) -> int:
+        mine = self.local.get(code, {}).get(seat, 0)
+        return mine + sum(p.get(seat, 0) for p in self.remote.get(code, {}).values())
+
+    def _recount(self, table: Table) -> None:
+        """Give each seat the sum of its connections on every live process."""
+        now = self.now()
+        for seat in range(len(table.seats)):
+            total = self._total(table.code, seat)
+            if total != table.seats[seat].connections:
+                with contextlib.suppress(Stale, SessionError):
+                    self.commit(table, table.set_connections(seat, total, now))
+
     def _forget(self, table: Table) -> None:
-        if self.tables.get(table.code) is table:
-            del self.tables[table.code]
-        handle = self._timers.pop(table.code, None)
+        code = table.code
+        if self.tables.get(code) is table:
+            del self.tables[code]
+            self.synced.pop(code, None)
+            self.mine.discard(code)
+            self.local.pop(code, None)
+            self.remote.pop(code, None)
+            if self.bus is not None:
+                self.bus.unsubscribe(bus_channel(code))
+        handle = self._timers.pop(code, None)
         if handle is not None:
             handle.cancel()
 
-    def handle(self, table: Table, who: Identity, cmd: Command, sub: Subscriber) -> None:
+    def handle(self, code: str, who: Identity, cmd: Command, sub: Subscriber) -> None:
         """One well-formed command from a connection. A refusal raises ``SessionError`` and
         changes nothing."""
-        now = self.now()
         if cmd.type == "ping":
             sub.send(dumps({"type": "pong", "id": cmd.id}))
             return
-        if cmd.type == "act":
-            assert cmd.action is not None
-            effects = table.act(who, cmd.action, cmd.moves, now)
-        elif cmd.type == "start":
-            effects = table.start(who, now)
-        elif cmd.type == "again":
-            effects = table.again(who, now)
-        elif cmd.type == "seat":
-            assert cmd.seat is not None and cmd.kind is not None
-            effects = table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
-        else:
+
+        def change(table: Table) -> tuple[None, Effects]:
+            now = self.now()
+            if cmd.type == "act":
+                assert cmd.action is not None
+                return None, table.act(who, cmd.action, cmd.moves, now)
+            if cmd.type == "start":
+                return None, table.start(who, now)
+            if cmd.type == "again":
+                return None, table.again(who, now)
+            if cmd.type == "seat":
+                assert cmd.seat is not None and cmd.kind is not None
+                return None, table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
             raise SessionError("bad_request", f"{cmd.type!r} is only the first message")
-        self.commit(table, effects)
+
+        self.mutate(code, change)
 
     # ---------------------------------------------------------------- the one path
 
     def commit(self, table: Table, effects: Effects) -> None:
-        """Store what changed, then announce it, then set the table's next wake-up."""
+        """Store what changed, then announce it, then set the table's next wake-up. Raises
+        ``Stale`` when another process wrote first (the table has been brought up to date)."""
         if effects.changes:
+            code = table.code
             try:
                 self._store(table, effects.changes)
+            except Conflict:
+                self.mine.discard(code)
+                self._catch_up(code, force=True)
+                raise Stale(code) from None
             except Exception:
-                log.exception("table %s: could not store a change; reloading it", table.code)
-                self._reload(table)
+                log.exception("table %s: could not store a change; reloading it", code)
+                try:
+                    self._catch_up(code, force=True)
+                except Exception:  # storage is away: drop our copy, it reloads on demand
+                    log.exception("table %s could not be reloaded", code)
+                    self._forget(table)
                 raise SessionError("server_error", "the server could not save that") from None
+            seq = self.synced.get(code, (0, 0, 0))[0] + 1
+            self._synced(table, seq)
+            self.mine.add(code)
+            self._note(table, seq, effects)
         self._announce(table, effects)
         self._reschedule(table)
 
     def _store(self, table: Table, changes: list[Change]) -> None:
         store, code = self.store, table.code
+        if len(changes) == 1 and isinstance(changes[0], ActionTaken):  # most of them
+            a = changes[0]
+            seq = self.synced.get(code, (0, 0, 0))[0]
+            store.append_action(code, seq, a.game, a.position, a.seat, a.action, a.by)
+            return
         with store.transaction():
+            if not isinstance(changes[0], TableCreated):
+                store.bump(code, self.synced.get(code, (0, 0, 0))[0])
             for ch in changes:
                 if isinstance(ch, ActionTaken):
                     store.add_action(code, ch.game, ch.position, ch.seat, ch.action, ch.by)
@@ -209,11 +374,46 @@ class Hub:
                 elif isinstance(ch, TableCreated):
                     store.create_table(ch.code, ch.config, ch.host_hash)
 
-    def _reload(self, table: Table) -> None:
-        self.tables.pop(table.code, None)
-        fresh = self.get(table.code)
-        if fresh is not None:
-            self._announce(fresh, Effects(table=True, snapshot=True))
+    def _catch_up(self, code: str, *, force: bool = False) -> None:
+        """Bring the held table up to what storage holds, announcing to our connections
+        each action they have not seen, one by one (or, for anything but actions in the same
+        game, the whole table and state again)."""
+        old = self.tables.get(code)
+        if old is None:
+            return
+        if not force and self.store.seq(code) == self.synced.get(code, (0, 0, 0))[0]:
+            return  # nothing new: one indexed read, not the whole table
+        stored = self.store.load_table(code)
+        if stored is None:
+            return
+        seq, game, moves = self.synced.get(code, (0, 0, 0))
+        if not force and stored.seq == seq:
+            return  # nothing new
+        same_seats = [(s.kind, s.bot, s.name, s.token_hash) for s in old.seats] == [
+            (s.kind, s.bot, s.name, s.token_hash) for s in stored.seats
+        ]
+        now = self.now()
+        if same_seats and stored.game == game and game and len(stored.actions) >= moves:
+            table = self._restore(stored, stored.actions[:moves], False)
+            table.adopt(old, now)
+            self.tables[code] = table
+            for seat, action, by in stored.actions[moves:]:
+                self._announce(table, self._replay(table, seat, action, by))
+        else:
+            table = self._restore(stored, stored.actions, stored.finished)
+            table.adopt(old, now)
+            self.tables[code] = table
+            self._announce(table, Effects(table=True, snapshot=True))
+        self._synced(table, stored.seq)
+        self._reschedule(table)
+
+    def _replay(self, table: Table, seat: int, action: str, by: str) -> Effects:
+        """Play an action another process stored; when its stand-in played for a person,
+        that person is away here too (said before the move, as where it was played)."""
+        now = self.now()
+        if by == "away":
+            self._announce(table, table.went_away(seat, now))
+        return table.replay(seat, action, by, now)
 
     def audiences(self, table: Table) -> list[int | None]:
         """The seats (and None for spectators) that have a connection listening."""
@@ -242,6 +442,146 @@ class Hub:
             for a in audiences:
                 self.pubsub.publish(channel(code, a), text)
 
+    # ---------------------------------------------------------------- the bus
+
+    def _note(self, table: Table, seq: int, effects: Effects) -> None:
+        """Tell the other processes: the table is at ``seq``, and (for an action) which."""
+        if self.bus is None:
+            return
+        note: dict[str, Any] = {"k": "c", "from": self.name, "seq": seq}
+        actions = [ch for ch in effects.changes if isinstance(ch, ActionTaken)]
+        others = [ch for ch in effects.changes if not isinstance(ch, ActionTaken | GameFinished)]
+        if len(actions) == 1 and not others:
+            a = actions[0]
+            note["act"] = [a.game, a.position, a.seat, a.action, a.by]
+        self.bus.publish(bus_channel(table.code), dumps(note))
+
+    def _say_presence(self, code: str) -> None:
+        assert self.bus is not None
+        seats = {str(s): n for s, n in self.local.get(code, {}).items() if n}
+        self.bus.publish(bus_channel(code), dumps({"k": "p", "from": self.name, "seats": seats}))
+
+    def _on_bus(self, name: str, text: str | None) -> None:
+        if name == ALIVE:
+            if text is not None and text != self.name:
+                self.alive[text] = self.now()
+            return
+        code = name.removeprefix("ono99:t:")
+        table = self.tables.get(code)
+        if table is None:
+            return
+        if text is None:  # just subscribed: what happened before then is in storage
+            self._catch_up(code)
+            if self.bus is not None:
+                self.bus.publish(name, dumps({"k": "q", "from": self.name}))
+            return
+        note = json.loads(text)
+        sender = note.get("from")
+        if sender == self.name:
+            return
+        self.alive[sender] = self.now()
+        kind = note.get("k")
+        if kind == "c":
+            self._on_change(table, note)
+        elif kind == "p":
+            seats = {int(s): int(n) for s, n in note.get("seats", {}).items()}
+            self.remote.setdefault(code, {})[sender] = seats
+            self._recount(table)
+        elif kind == "q" and self.local.get(code):
+            self._say_presence(code)
+
+    def _on_change(self, table: Table, note: dict[str, Any]) -> None:
+        code = table.code
+        seq, game, moves = self.synced.get(code, (0, 0, 0))
+        if note["seq"] <= seq:
+            return  # seen already (we caught up from storage first)
+        self.mine.discard(code)
+        act = note.get("act")
+        state = table.state
+        if (
+            note["seq"] == seq + 1
+            and act is not None
+            and state is not None
+            and (table.game, state.moves) == (game, moves) == (act[0], act[1])
+        ):
+            try:
+                effects = self._replay(table, act[2], act[3], act[4])
+            except SessionError:
+                log.exception("table %s: a note did not fit; reading it again", code)
+                self._catch_up(code)
+                return
+            self._synced(table, note["seq"])
+            self._announce(table, effects)
+            self._reschedule(table)
+            return
+        self._catch_up(code)  # a gap, or a change other than one action
+
+    def _on_health(self, up: bool) -> None:
+        self.bus_up = up
+        for code, table in list(self.tables.items()):
+            for a in self.audiences(table):
+                self.pubsub.publish(channel(code, a), dumps(_notice(up)))
+        if not up:
+            self.bus_was_down = True
+            return
+        if self.bus_was_down:  # what the others did meanwhile is in storage
+            for code in list(self.tables):
+                with contextlib.suppress(Exception):
+                    self._catch_up(code)
+                if self.local.get(code):
+                    self._say_presence(code)
+
+    def sweep(self) -> None:
+        """Catch up every held table that storage holds newer (a writer that died between
+        its commit and its note, a note lost on the bus): one query for all of them."""
+        stored = self.store.seqs(list(self.tables))
+        # A note still on its way is no reason to read a table: only one that storage held
+        # at the last sweep and has still not arrived is (else, under load, sweeps that read
+        # every table whose note is late make every note later still).
+        suspects, self._suspects = self._suspects, {}
+        for code, seq in stored.items():
+            have = self.synced.get(code, (0, 0, 0))[0]
+            if code not in self.tables or seq == have:
+                continue
+            if suspects.get(code, have + 1) <= have:  # it came meanwhile; this is newer
+                self._suspects[code] = seq
+            elif code in suspects:
+                try:
+                    self._catch_up(code)
+                except Exception:
+                    log.exception("table %s could not be caught up", code)
+            else:
+                self._suspects[code] = seq
+
+    async def _beat(self) -> None:
+        """Say we are alive; forget the connections of processes not heard from for three
+        beats; and every few beats (at once when a process died), sweep."""
+        assert self.bus is not None
+        beats = 0
+        while True:
+            self.bus.publish(ALIVE, self.name)
+            now = self.now()
+            dead = {p for p, t in self.alive.items() if now - t > 3 * self.heartbeat}
+            for p in dead:
+                del self.alive[p]
+            beats += 1
+            if dead:
+                self._suspects = {code: 1 << 62 for code in self.tables}  # read now what lags
+            if dead or beats % 3 == 0:
+                try:
+                    self.sweep()
+                except Exception:
+                    log.exception("the sweep failed")
+            if dead:
+                for code, procs in list(self.remote.items()):
+                    if dead & set(procs):
+                        for p in dead:
+                            procs.pop(p, None)
+                        table = self.tables.get(code)
+                        if table is not None:
+                            self._recount(table)
+            await asyncio.sleep(self.heartbeat)
+
     # ---------------------------------------------------------------- time
 
     def _reschedule(self, table: Table) -> None:
@@ -250,6 +590,8 @@ class Hub:
             old.cancel()
         when = table.next_deadline()
         if when is not None:
+            if self.bus is not None and table.code not in self.mine:
+                when += self.takeover
             self._timers[table.code] = self.loop.call_at(when, self._wake, table.code)
 
     def _wake(self, code: str) -> None:
@@ -264,9 +606,11 @@ class Hub:
             while move is not None:
                 self._spawn(self._play_bot(table, move))
                 move = table.pending_move(now)
-        except SessionError:
+        except (SessionError, Stale):
             pass  # already logged; the table was reloaded
-        self._reschedule(table)
+        current = self.tables.get(code)
+        if current is not None:
+            self._reschedule(current)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -283,5 +627,17 @@ class Hub:
             return
         if self.tables.get(table.code) is not table:
             return  # reloaded meanwhile
-        with contextlib.suppress(SessionError):
+        with contextlib.suppress(SessionError, Stale):
             self.commit(table, table.complete(move, action, self.now()))
+
+
+def _notice(up: bool) -> dict[str, Any]:
+    """Told to every connection when the bus between server processes goes down or comes
+    back: moves made on other processes reach this one late (from storage) meanwhile."""
+    if up:
+        return {"type": "notice", "code": "bus_up", "message": "back in touch"}
+    return {
+        "type": "notice",
+        "code": "bus_down",
+        "message": "lost touch with the other servers; moves made there will arrive late",
+    }

@@ -89,14 +89,13 @@ async def table_socket(ws: WebSocket) -> None:
         return
     except WebSocketDisconnect:
         return
-    table = hub.get(code)  # again: it may have been unloaded while we waited for hello
-    if table is None:
+    conn = Connection(ws, config.queue_limit)
+    # Again: the table may have been unloaded while we waited for hello.
+    if not hub.attach(code, who, conn):
         await _refuse(ws, SessionError("not_found", "there is no such table"), CLOSE_NOT_FOUND)
         return
-    conn = Connection(ws, config.queue_limit)
     writer = asyncio.create_task(conn.write_loop())
     limiter = RateLimiter(config.ws_rate, config.ws_burst, hub.now())
-    hub.attach(table, who, conn)
     try:
         while not conn.closing:
             message = await ws.receive()
@@ -117,16 +116,13 @@ async def table_socket(ws: WebSocket) -> None:
             try:
                 cmd = parse_message(frame)
                 ref = cmd.id
-                current = hub.get(code)
-                if current is not table:
-                    raise SessionError("server_error", "the table was reloaded; reconnect")
-                hub.handle(table, who, cmd, conn)
+                hub.handle(code, who, cmd, conn)
             except SessionError as exc:
                 conn.send(error_message(exc, ref))
     except WebSocketDisconnect:
         pass
     finally:
-        hub.detach(table, who, conn)
+        hub.detach(code, who, conn)
         conn.close(conn.close_code)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)

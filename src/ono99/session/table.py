@@ -299,6 +299,49 @@ class Table:
         self._schedule(now)
         return Effects(table=True)
 
+    def set_connections(self, seat: int, count: int, now: float) -> Effects:
+        """Every connection ``seat`` has, on every server process (when several serve the
+        table, each counts its own and hears of the others')."""
+        s = self.seats[seat]
+        before, s.connections = s.connections, max(0, count)
+        if (before > 0) == (s.connections > 0):
+            return Effects()
+        if s.connections:
+            s.grace_deadline = None
+            s.away = False
+        self._schedule(now)
+        return Effects(table=True)
+
+    def adopt(self, old: Table, now: float) -> None:
+        """Take over what ``old`` (this table as this process held it before reloading it
+        from storage) knew of connections: counts, grace periods, who is away."""
+        if len(old.seats) == len(self.seats):
+            for mine, theirs in zip(self.seats, old.seats, strict=True):
+                mine.connections = theirs.connections
+                mine.grace_deadline = theirs.grace_deadline
+                mine.away = theirs.away
+        self._schedule(now)
+
+    def went_away(self, seat: int, now: float) -> Effects:
+        """Another server process found ``seat`` gone past its grace period (its stand-in
+        moved): so it is here, unless the seat has a connection again."""
+        s = self.seats[seat]
+        if s.away or s.connections or s.kind != HUMAN:
+            return Effects()
+        s.away, s.grace_deadline = True, None
+        self._schedule(now)
+        return Effects(table=True)
+
+    def replay(self, seat: int, text: str, by: str, now: float) -> Effects:
+        """An action another server process took and stored: play it here too, to announce
+        it. (Its changes are already stored; the caller does not store them again.)"""
+        if self.phase != PLAYING or self.state is None:
+            raise SessionError("server_error", "no game to replay an action in")
+        try:
+            return self._apply(seat, parse_action(text), by, now)
+        except (NotationError, IllegalActionError) as exc:
+            raise SessionError("server_error", f"a stored action does not fit: {exc}") from None
+
     # ---------------------------------------------------------------- the lobby
 
     def join(self, name: Any, now: float) -> tuple[int, str, Effects]:

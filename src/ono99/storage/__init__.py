@@ -1,5 +1,15 @@
-"""Where tables and games are kept: SQLite by default (``SqliteStore``)."""
+"""Where tables and games are kept: SQLite by default (``SqliteStore``), PostgreSQL for many
+server processes (``PostgresStore``, the ``scale`` extra); both are a ``Store``."""
 
-from .sqlite import SCHEMA_VERSION, SqliteStore, StoredSeat, StoredTable
+from .base import Conflict, Store, StoredSeat, StoredTable, open_store
+from .sqlite import SCHEMA_VERSION, SqliteStore
 
-__all__ = ["SCHEMA_VERSION", "SqliteStore", "StoredSeat", "StoredTable"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "Conflict",
+    "SqliteStore",
+    "Store",
+    "StoredSeat",
+    "StoredTable",
+    "open_store",
+]

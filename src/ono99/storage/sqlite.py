@@ -19,12 +19,12 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-SCHEMA_VERSION = 1
-_SCHEMA = """
+from .base import Conflict, StoredSeat, StoredTable
+
+# The versioned migrations: the file's ``user_version`` is the last one applied.
+_V1 = """
 CREATE TABLE IF NOT EXISTS tables (
     code TEXT PRIMARY KEY,
     config TEXT NOT NULL,
@@ -63,28 +63,10 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games(finished) WHERE finished IS NULL;
 """
-
-
-@dataclass
-class StoredSeat:
-    seat: int
-    kind: str
-    bot: str | None
-    name: str | None
-    token_hash: str | None
-
-
-@dataclass
-class StoredTable:
-    code: str
-    config: dict[str, Any]
-    host_hash: str
-    seats: list[StoredSeat]
-    game: int = 0  # the latest game's number; 0 before the first
-    seed: int | None = None
-    dealer: int | None = None
-    finished: bool = False
-    actions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action, by)
+# 2: the per-table sequence number that every batch of changes checks and bumps.
+_V2 = "ALTER TABLE tables ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
+MIGRATIONS = ((1, _V1), (2, _V2))
+SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
 class SqliteStore:
@@ -97,8 +79,16 @@ class SqliteStore:
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(_SCHEMA)  # idempotent: IF NOT EXISTS throughout
-        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            for number, script in MIGRATIONS:
+                if number > version:
+                    for statement in filter(str.strip, script.split(";")):
+                        self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version={number}")
 
     def close(self) -> None:
         self._db.close()
@@ -122,6 +112,13 @@ class SqliteStore:
             "INSERT INTO tables (code, config, host_hash, created) VALUES (?, ?, ?, ?)",
             (code, config, host_hash, time.time()),
         )
+
+    def bump(self, code: str, seq: int) -> None:
+        cur = self._db.execute(
+            "UPDATE tables SET seq = seq + 1 WHERE code = ? AND seq = ?", (code, seq)
+        )
+        if cur.rowcount != 1:
+            raise Conflict(code)
 
     def put_seat(
         self,
@@ -153,6 +150,13 @@ class SqliteStore:
             (code, game, position, seat, action, by, time.time()),
         )
 
+    def append_action(
+        self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
+    ) -> None:
+        with self.transaction():
+            self.bump(code, seq)
+            self.add_action(code, game, position, seat, action, by)
+
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(
             "UPDATE games SET finished = ?, record = ? WHERE code = ? AND game = ?",
@@ -171,7 +175,9 @@ class SqliteStore:
 
     def load_table(self, code: str) -> StoredTable | None:
         db = self._db
-        row = db.execute("SELECT config, host_hash FROM tables WHERE code = ?", (code,)).fetchone()
+        row = db.execute(
+            "SELECT config, host_hash, seq FROM tables WHERE code = ?", (code,)
+        ).fetchone()
         if row is None:
             return None
         seats = [
@@ -181,7 +187,7 @@ class SqliteStore:
                 (code,),
             )
         ]
-        table = StoredTable(code, json.loads(row[0]), row[1], seats)
+        table = StoredTable(code, json.loads(row[0]), row[1], seats, seq=row[2])
         game = db.execute(
             "SELECT game, seed, dealer, finished FROM games WHERE code = ? "
             "ORDER BY game DESC LIMIT 1",
@@ -200,6 +206,21 @@ class SqliteStore:
                 )
             ]
         return table
+
+    def seq(self, code: str) -> int | None:
+        row = self._db.execute("SELECT seq FROM tables WHERE code = ?", (code,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def seqs(self, codes: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in range(0, len(codes), 500):
+            chunk = codes[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                f"SELECT code, seq FROM tables WHERE code IN ({marks})", chunk
+            ).fetchall()
+            out.update((r[0], int(r[1])) for r in rows)
+        return out
 
     def games(self, code: str) -> list[tuple[int, bool]]:
         """Every game of a table: (number, finished)."""

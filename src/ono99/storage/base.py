@@ -1,0 +1,118 @@
+"""What every store offers the server: the ``Store`` protocol, and the plain data it returns.
+
+Two stores implement it: ``SqliteStore`` (one file, one process: the default) and
+``PostgresStore`` (any number of server processes on one database). Both keep a per-table
+*sequence number* (``seq``): every batch of changes the server writes for a table first
+checks and bumps it (``bump``, a compare-and-swap), so two processes that both believe they
+hold the latest state of a table cannot both write to it — the second one's batch is rolled
+back and it reloads the table instead (docs/deploy.md, "One writer per table").
+
+Schema migrations are a small versioned list per backend (``MIGRATIONS`` in each module):
+the database records the last version applied and a store applies the rest, in order, in one
+transaction, when it opens. It is a dozen lines against Alembic plus SQLAlchemy, for a schema of
+four tables that both backends must keep in step by hand anyway.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass
+class StoredTable:
+    code: str
+    config: dict[str, Any]
+    host_hash: str
+    seats: list[StoredSeat]
+    game: int = 0  # the latest game's number; 0 before the first
+    seed: int | None = None
+    dealer: int | None = None
+    finished: bool = False
+    actions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action, by)
+    seq: int = 0  # batches of changes written since the table was created
+
+
+class Conflict(Exception):
+    """Another writer changed the table first: this batch was not written."""
+
+
+class Store(Protocol):
+    """Tables, seats, games and every accepted action. The writing methods are called inside
+    ``transaction()``; ``bump`` first, so that a stale writer writes nothing."""
+
+    def close(self) -> None: ...
+
+    def transaction(self) -> AbstractContextManager[None]: ...
+
+    def create_table(self, code: str, config: str, host_hash: str) -> None: ...
+
+    def bump(self, code: str, seq: int) -> None:
+        """Compare-and-swap the table's sequence number from ``seq`` to ``seq + 1``; raise
+        ``Conflict`` (rolling the transaction back) when it is not ``seq`` any more."""
+        ...
+
+    def put_seat(
+        self,
+        code: str,
+        seat: int,
+        kind: str,
+        bot: str | None,
+        name: str | None,
+        token_hash: str | None,
+    ) -> None: ...
+
+    def start_game(self, code: str, game: int, seed: int, dealer: int) -> None: ...
+
+    def add_action(
+        self, code: str, game: int, position: int, seat: int, action: str, by: str
+    ) -> None: ...
+
+    def finish_game(self, code: str, game: int, record: str) -> None: ...
+
+    def append_action(
+        self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
+    ) -> None:
+        """``bump`` and ``add_action`` as one transaction of their own: most batches are one
+        move, and PostgreSQL does this in one statement (one round trip)."""
+        ...
+
+    def active_codes(self) -> list[str]: ...
+
+    def load_table(self, code: str) -> StoredTable | None: ...
+
+    def seq(self, code: str) -> int | None:
+        """The table's sequence number (None: no such table)."""
+        ...
+
+    def seqs(self, codes: list[str]) -> dict[str, int]:
+        """The sequence numbers of many tables at once (those that exist)."""
+        ...
+
+    def games(self, code: str) -> list[tuple[int, bool]]: ...
+
+    def record(self, code: str, game: int) -> str | None: ...
+
+    def count_tables(self) -> int: ...
+
+
+def open_store(url: str, *, durable: bool = False) -> Store:
+    """A store for ``url``: ``postgresql://…`` (or ``postgres://…``) for PostgreSQL, anything
+    else is a SQLite file path."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresStore
+
+        return PostgresStore(url, durable=durable)
+    from .sqlite import SqliteStore
+
+    return SqliteStore(url, durable=durable)

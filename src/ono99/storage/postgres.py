@@ -1,0 +1,285 @@
+"""Tables, seats, games and every accepted action in PostgreSQL (psycopg 3), shared by any
+number of server processes.
+
+The same data as ``SqliteStore``, and the same promise: a batch of changes is committed
+before anyone is told of it. What PostgreSQL adds is that several processes write to one
+database: every batch starts with ``bump``, ``UPDATE tables SET seq = seq + 1 WHERE code = …
+AND seq = …``. Under READ COMMITTED a second writer's UPDATE waits for the first one's row
+lock and then finds ``seq`` changed, so it matches no row: it raises ``Conflict`` and writes
+nothing. That compare-and-swap is the whole of "one writer per table" (docs/deploy.md).
+
+Commits do not wait for PostgreSQL's disk (``synchronous_commit = off``) unless
+``durable=True``: the same promise as SQLite's default, see ``__init__``.
+
+``postgresql://host/db?schema=NAME`` keeps the tables in schema NAME (made if missing): the
+tests give every run its own. Migrations are versioned like SQLite's (``MIGRATIONS``); a
+process applies the missing ones under a transaction-scoped advisory lock, so that processes
+started together do not race to migrate.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+
+from .base import Conflict, StoredSeat, StoredTable
+
+_V1 = """
+CREATE TABLE IF NOT EXISTS tables (
+    code TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    host_hash TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    seq BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL REFERENCES tables(code),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    bot TEXT,
+    name TEXT,
+    token_hash TEXT,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    code TEXT NOT NULL REFERENCES tables(code),
+    game INTEGER NOT NULL,
+    seed TEXT NOT NULL,
+    dealer INTEGER NOT NULL,
+    started DOUBLE PRECISION NOT NULL,
+    finished DOUBLE PRECISION,
+    record TEXT,
+    PRIMARY KEY (code, game)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    code TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (code, game, position),
+    FOREIGN KEY (code, game) REFERENCES games(code, game)
+);
+CREATE INDEX IF NOT EXISTS games_unfinished ON games(code) WHERE finished IS NULL
+"""
+MIGRATIONS = ((1, _V1),)
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+_MIGRATION_LOCK = 0x0_99_99  # the advisory lock key held while migrating
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def split_url(url: str) -> tuple[str, str | None]:
+    """The connection string without our ``schema`` parameter, and that schema."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query)
+    schema = next((v for k, v in query if k == "schema"), None)
+    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    if schema is not None and not _SCHEMA_NAME.fullmatch(schema):
+        raise ValueError(f"schema must be a lower-case SQL name, not {schema!r}")
+    return urlunsplit(parts._replace(query=rest)), schema
+
+
+class PostgresStore:
+    def __init__(self, url: str, *, durable: bool = False) -> None:
+        conninfo, self.schema = split_url(url)
+        # One connection, used from the server's event loop thread (and from a test's).
+        self._db = psycopg.connect(conninfo, autocommit=True)
+        self._lock = threading.RLock()
+        # As SQLite's synchronous=NORMAL: a commit is in PostgreSQL before it returns, so it
+        # survives the death of any server process; only PostgreSQL's own crash could lose the
+        # last fraction of a second. durable=True waits for the disk on every commit.
+        if not durable:
+            self._db.execute("SET synchronous_commit = off")
+        if self.schema is not None:
+            self._db.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+            self._db.execute(f'SET search_path TO "{self.schema}"')
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            self._db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+            row = self._db.execute("SELECT max(version) FROM schema_version").fetchone()
+            version = (row[0] if row else None) or 0
+            for number, script in MIGRATIONS:
+                if number > version:
+                    for statement in filter(str.strip, script.split(";")):
+                        self._db.execute(statement)
+                    self._db.execute("INSERT INTO schema_version VALUES (%s)", (number,))
+
+    def close(self) -> None:
+        self._db.close()
+
+    def drop_schema(self) -> None:
+        """Remove this store's schema and everything in it (tests clean up with it)."""
+        assert self.schema is not None
+        self._db.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Everything inside is written together, or not at all."""
+        with self._lock, self._db.transaction():
+            yield
+
+    # ---------------------------------------------------------------- writing
+
+    def create_table(self, code: str, config: str, host_hash: str) -> None:
+        self._db.execute(
+            "INSERT INTO tables (code, config, host_hash, created) VALUES (%s, %s, %s, %s)",
+            (code, config, host_hash, time.time()),
+        )
+
+    def bump(self, code: str, seq: int) -> None:
+        cur = self._db.execute(
+            "UPDATE tables SET seq = seq + 1 WHERE code = %s AND seq = %s", (code, seq)
+        )
+        if cur.rowcount != 1:
+            raise Conflict(code)
+
+    def put_seat(
+        self,
+        code: str,
+        seat: int,
+        kind: str,
+        bot: str | None,
+        name: str | None,
+        token_hash: str | None,
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO seats (code, seat, kind, bot, name, token_hash) "
+            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (code, seat) DO UPDATE SET "
+            "kind = EXCLUDED.kind, bot = EXCLUDED.bot, name = EXCLUDED.name, "
+            "token_hash = EXCLUDED.token_hash",
+            (code, seat, kind, bot, name, token_hash),
+        )
+
+    def start_game(self, code: str, game: int, seed: int, dealer: int) -> None:
+        self._db.execute(
+            "INSERT INTO games (code, game, seed, dealer, started) VALUES (%s, %s, %s, %s, %s)",
+            (code, game, str(seed), dealer, time.time()),
+        )
+
+    def add_action(
+        self, code: str, game: int, position: int, seat: int, action: str, by: str
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO actions (code, game, position, seat, action, by, at) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (code, game, position, seat, action, by, time.time()),
+        )
+
+    def append_action(
+        self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
+    ) -> None:
+        with self._lock:
+            cur = self._db.execute(
+                "WITH cas AS (UPDATE tables SET seq = seq + 1 WHERE code = %s AND seq = %s "
+                "RETURNING code) INSERT INTO actions (code, game, position, seat, action, by, at) "
+                "SELECT code, %s, %s, %s, %s, %s, %s FROM cas",
+                (code, seq, game, position, seat, action, by, time.time()),
+            )
+            if cur.rowcount != 1:
+                raise Conflict(code)
+
+    def finish_game(self, code: str, game: int, record: str) -> None:
+        self._db.execute(
+            "UPDATE games SET finished = %s, record = %s WHERE code = %s AND game = %s",
+            (time.time(), record, code, game),
+        )
+
+    # ---------------------------------------------------------------- reading
+
+    def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def _one(self, sql: str, params: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+        with self._lock:
+            return self._db.execute(sql, params).fetchone()
+
+    def active_codes(self) -> list[str]:
+        """Tables whose latest game is still being played."""
+        rows = self._all(
+            "SELECT g.code FROM games g WHERE g.finished IS NULL AND g.game = "
+            "(SELECT MAX(game) FROM games WHERE code = g.code) ORDER BY g.started"
+        )
+        return [r[0] for r in rows]
+
+    def load_table(self, code: str) -> StoredTable | None:
+        # One snapshot for all four reads: a writer's batch is seen whole or not at all.
+        with self._lock, self._db.transaction():
+            self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return self._load(code)
+
+    def _load(self, code: str) -> StoredTable | None:
+        db = self._db
+        row = db.execute(
+            "SELECT config, host_hash, seq FROM tables WHERE code = %s", (code,)
+        ).fetchone()
+        if row is None:
+            return None
+        seats = [
+            StoredSeat(*r)
+            for r in db.execute(
+                "SELECT seat, kind, bot, name, token_hash FROM seats WHERE code = %s ORDER BY seat",
+                (code,),
+            )
+        ]
+        table = StoredTable(code, json.loads(row[0]), row[1], seats, seq=int(row[2]))
+        game = db.execute(
+            "SELECT game, seed, dealer, finished FROM games WHERE code = %s "
+            "ORDER BY game DESC LIMIT 1",
+            (code,),
+        ).fetchone()
+        if game is not None:
+            table.game, seed, table.dealer, finished = game
+            table.seed = int(seed)
+            table.finished = finished is not None
+            table.actions = [
+                (r[0], r[1], r[2])
+                for r in db.execute(
+                    "SELECT seat, action, by FROM actions WHERE code = %s AND game = %s "
+                    "ORDER BY position",
+                    (code, table.game),
+                )
+            ]
+        return table
+
+    def seq(self, code: str) -> int | None:
+        row = self._one("SELECT seq FROM tables WHERE code = %s", (code,))
+        return None if row is None else int(row[0])
+
+    def seqs(self, codes: list[str]) -> dict[str, int]:
+        rows = self._all("SELECT code, seq FROM tables WHERE code = ANY(%s)", (codes,))
+        return {r[0]: int(r[1]) for r in rows}
+
+    def games(self, code: str) -> list[tuple[int, bool]]:
+        """Every game of a table: (number, finished)."""
+        return [
+            (r[0], r[1] is not None)
+            for r in self._all(
+                "SELECT game, finished FROM games WHERE code = %s ORDER BY game", (code,)
+            )
+        ]
+
+    def record(self, code: str, game: int) -> str | None:
+        """The N3 record of a finished game; None for a game still being played."""
+        row = self._one(
+            "SELECT record FROM games WHERE code = %s AND game = %s AND finished IS NOT NULL",
+            (code, game),
+        )
+        return None if row is None else str(row[0])
+
+    def count_tables(self) -> int:
+        row = self._one("SELECT COUNT(*) FROM tables")
+        return 0 if row is None else int(row[0])

@@ -1,0 +1,187 @@
+"""Both stores, SQLite and PostgreSQL (a real server, a schema of this run's own), through
+the one ``Store`` interface: what is written comes back, a batch is all or nothing, and the
+compare-and-swap on a table's sequence number lets exactly one of two racing writers in."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from ono99.storage import Conflict, SqliteStore, Store, open_store
+from ono99.storage.postgres import PostgresStore, split_url
+from services import drop_schema, fresh_schema, need_postgres, postgres_url
+
+Opener = Callable[[], Store]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens a store on one database (call it twice: two processes' connections)."""
+    opened: list[Store] = []
+    if request.param == "sqlite":
+        url = str(tmp_path / "ono99.db")
+    else:
+        need_postgres()
+        schema = fresh_schema()
+        url = postgres_url(schema)
+
+    def open_one() -> Store:
+        store = open_store(url)
+        opened.append(store)
+        return store
+
+    yield open_one
+    for store in opened:
+        store.close()
+    if request.param == "postgres":
+        drop_schema(schema)
+
+
+def fill(store: Store, code: str = "abc") -> None:
+    with store.transaction():
+        store.create_table(code, '{"x": 1}', "hosthash")
+        store.put_seat(code, 0, "human", None, "Ana", "h0")
+        store.put_seat(code, 1, "bot", "greedy", "Ben", None)
+    with store.transaction():
+        store.bump(code, 0)
+        store.put_seat(code, 1, "bot", "random", "Ben", None)  # replaced, not added
+        store.start_game(code, 1, 2**62 + 5, 1)
+    with store.transaction():
+        store.bump(code, 1)
+        store.add_action(code, 1, 0, 1, "7", "bot")
+        store.add_action(code, 1, 1, 0, "draw", "seat")
+
+
+def test_what_is_written_comes_back(opener: Opener) -> None:
+    store = opener()
+    assert store.load_table("abc") is None and store.seq("abc") is None
+    fill(store)
+    table = store.load_table("abc")
+    assert table is not None
+    assert (table.config, table.host_hash, table.seq) == ({"x": 1}, "hosthash", 2)
+    assert [(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in table.seats] == [
+        (0, "human", None, "Ana", "h0"),
+        (1, "bot", "random", "Ben", None),
+    ]
+    assert (table.game, table.seed, table.dealer, table.finished) == (1, 2**62 + 5, 1, False)
+    assert table.actions == [(1, "7", "bot"), (0, "draw", "seat")]
+    assert store.active_codes() == ["abc"]
+    assert store.games("abc") == [(1, False)]
+    assert store.record("abc", 1) is None  # never the record of a game still being played
+    with store.transaction():
+        store.bump("abc", 2)
+        store.finish_game("abc", 1, '{"record": true}')
+    assert store.record("abc", 1) == '{"record": true}'
+    assert store.active_codes() == [] and store.games("abc") == [(1, True)]
+    assert store.count_tables() == 1 and store.seq("abc") == 3
+    assert store.seqs(["abc", "nope"]) == {"abc": 3} and store.seqs([]) == {}
+    assert opener().load_table("abc") == store.load_table("abc")  # another connection agrees
+
+
+def test_a_stale_writer_writes_nothing(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    with pytest.raises(Conflict), store.transaction():
+        store.bump("abc", 1)  # the table is at 2: this writer missed a batch
+        store.add_action("abc", 1, 2, 1, "5", "bot")
+    table = store.load_table("abc")
+    assert table is not None and table.seq == 2 and len(table.actions) == 2
+    with pytest.raises(Conflict), store.transaction():
+        store.bump("nope", 0)  # no such table
+
+
+def test_one_action_is_appended_with_its_compare_and_swap(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    store.append_action("abc", 2, 1, 2, 1, "5", "bot")
+    with pytest.raises(Conflict):
+        store.append_action("abc", 2, 1, 3, 0, "6", "seat")  # stale: the table is at 3
+    table = store.load_table("abc")
+    assert table is not None and table.seq == 3
+    assert table.actions[2:] == [(1, "5", "bot")]
+
+
+def test_a_failed_batch_is_rolled_back_whole(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"), store.transaction():
+        store.bump("abc", 2)
+        store.add_action("abc", 1, 2, 1, "5", "bot")
+        store.add_action("abc", 1, 2, 1, "5", "bot")  # the same position twice
+    table = store.load_table("abc")
+    assert table is not None and table.seq == 2 and len(table.actions) == 2
+    with store.transaction():  # and the store is still usable
+        store.bump("abc", 2)
+    assert store.seq("abc") == 3
+
+
+def race(store: Store, who: str, seq: int, barrier: threading.Barrier, out: list[str]) -> None:
+    barrier.wait()
+    try:
+        with store.transaction():
+            store.bump("abc", seq)
+            store.add_action("abc", 1, seq, 0, who, "seat")
+        out.append(who)
+    except Conflict:
+        out.append("conflict")
+
+
+def test_of_two_writers_racing_from_one_sequence_number_exactly_one_wins(
+    opener: Opener,
+) -> None:
+    """Two connections (as two server processes) write the next action of one table at the
+    same instant, 30 times over: each time exactly one batch is stored."""
+    first, second = opener(), opener()
+    fill(first)
+    for round_ in range(30):
+        results: list[str] = []
+        barrier = threading.Barrier(2)
+        threads = [
+            threading.Thread(target=race, args=(s, w, 2 + round_, barrier, results))
+            for s, w in ((first, "a"), (second, "b"))
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sorted(results) in (["a", "conflict"], ["b", "conflict"]), results
+    table = second.load_table("abc")
+    assert table is not None and table.seq == 32 and len(table.actions) == 32
+
+
+def test_sqlite_files_of_the_first_schema_are_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE tables (code TEXT PRIMARY KEY, config TEXT NOT NULL, "
+        "host_hash TEXT NOT NULL, created REAL NOT NULL);"
+        "INSERT INTO tables VALUES ('old', '{}', 'h', 0); PRAGMA user_version=1;"
+    )
+    db.close()
+    store = SqliteStore(path)
+    assert store.seq("old") == 0
+    store.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
+    need_postgres()
+    schema = fresh_schema()
+    try:
+        stores = [PostgresStore(postgres_url(schema)) for _ in range(2)]
+        versions = stores[1]._db.execute("SELECT version FROM schema_version").fetchall()
+        assert versions == [(1,)]
+        for store in stores:
+            store.close()
+    finally:
+        drop_schema(schema)
+    assert split_url("postgresql://h/db?schema=abc&sslmode=disable") == (
+        "postgresql://h/db?sslmode=disable",
+        "abc",
+    )
+    with pytest.raises(ValueError, match="schema must be"):
+        split_url("postgresql://h/db?schema=x;drop")
