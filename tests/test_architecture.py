@@ -189,19 +189,16 @@ def test_the_allow_list_only_holds_violations_that_still_exist() -> None:
 
 
 def lazy_imports(module: str) -> set[str]:
-    """What ``module`` imports inside its module-level ``__getattr__`` only."""
+    """What ``module`` imports inside its module-level ``__getattr__`` and nowhere else."""
     path = SRC.joinpath(*module.split("."))
-    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    package = path.is_dir()
+    path = path / "__init__.py" if package else path.with_suffix(".py")
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    inside = {
-        target
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
-        for target, _ in imports(ast.unparse(node), module, path.name == "__init__.py")
-    }
-    anywhere = {t for t, _ in imports(path.read_text(encoding="utf-8"), module, True)}
-    outside = {t for t in anywhere if t not in inside}
-    return inside - outside
+    getattr_ = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "__getattr__"]
+    rest = ast.Module(body=[n for n in tree.body if n not in getattr_], type_ignores=[])
+    inside = {t for node in getattr_ for t, _ in imports(ast.unparse(node), module, package)}
+    elsewhere = {t for t, _ in imports(ast.unparse(rest), module, package)}
+    return inside - elsewhere
 
 
 def test_lazy_names_are_imported_on_first_use_only() -> None:
