@@ -326,3 +326,20 @@ def test_ismcts_plays_whole_games_on_it() -> None:
             state.apply_action(action)
             moves += 1
     assert moves > 0 and sorted(state.returns()) == [-1.0, 1.0]
+
+
+def test_bad_actions_are_one_line_and_change_nothing() -> None:
+    game = pyspiel.load_game("ono99", {"players": 2})
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match=r"^the dealer is a seat from 0 to 1, not 9$"):
+        state.apply_action(9)
+    rng = random.Random(0)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    before, history = str(state), state.history()
+    illegal = next(i for i in range(18) if i not in state.legal_actions())
+    for action, message in [(99, r"^actions are 0 to 17, not 99$"), (illegal, "tried")]:
+        with pytest.raises(Exception, match=message) as info:
+            state.apply_action(action)
+        assert "\n" not in str(info.value)
+        assert str(state) == before and state.history() == history

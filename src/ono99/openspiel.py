@@ -235,6 +235,8 @@ class Ono99State(pyspiel.State):
         sampled = Determinizer(view(self.engine, player)).sample(rng)
         other = self.clone()
         other.engine = sampled
+        # Nothing hidden from the player stays in the sampled state, the deal included.
+        other.dealt = [c if to == player else -1 for c, to in zip(self.dealt, self._deal_to, strict=True)]
         other.events = [
             (owner, text if owner is None or owner == player else "?")
             for owner, text in self.events
@@ -249,12 +251,16 @@ class Ono99State(pyspiel.State):
 
     def _choose_dealer(self, seat: int) -> None:
         n = self.rules.players
+        if not 0 <= seat < n:
+            raise ValueError(f"the dealer is a seat from 0 to {n - 1}, not {seat}")
         self.dealer = seat
         self.events.append((None, f"dealer {seat}"))
         order = [(seat + i) % n for i in range(1, n + 1)]
         self._deal_to = [s for _ in range(HAND_SIZE) for s in order]  # S1: one at a time
 
     def _deal(self, card: int) -> None:
+        if not 0 <= card < NUM_CARD_KINDS or self._left[card] <= 0:
+            raise ValueError(f"no card {card} is left to deal")
         seat = self._deal_to[len(self.dealt)]
         self.dealt.append(card)
         self._left[card] -= 1
@@ -268,6 +274,8 @@ class Ono99State(pyspiel.State):
 
     def _act(self, index: int) -> None:
         assert self.engine is not None
+        if not 0 <= index < NUM_ACTIONS:
+            raise ValueError(f"actions are 0 to {NUM_ACTIONS - 1}, not {index}")
         state, action = self.engine, ALL_ACTIONS[index]
         seat = to_act(state)
         assert seat is not None
@@ -342,7 +350,7 @@ class _Draws:
         return pool
 
     def choose(self, card: int) -> None:
-        if self.pool()[card] <= 0:
+        if not 0 <= card < NUM_CARD_KINDS or self.pool()[card] <= 0:
             raise ValueError(f"no {card_name(card)} is left to draw")
         self.chosen.append(card)
 
