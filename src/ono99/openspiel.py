@@ -236,7 +236,8 @@ class Ono99State(pyspiel.State):
         other = self.clone()
         other.engine = sampled
         # Nothing hidden from the player stays in the sampled state, the deal included.
-        other.dealt = [c if to == player else -1 for c, to in zip(self.dealt, self._deal_to, strict=True)]
+        deal = zip(self.dealt, self._deal_to, strict=True)
+        other.dealt = [card if to == player else -1 for card, to in deal]
         other.events = [
             (owner, text if owner is None or owner == player else "?")
             for owner, text in self.events
