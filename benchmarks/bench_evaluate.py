@@ -89,7 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=GAMES, help=f"per cell [{GAMES}]")
     parser.add_argument("--workers", type=int, default=1, help="processes [1]")
     parser.add_argument("--json", default=None, help="also write every result to this file")
+    parser.add_argument(
+        "--table", default=None, help="only print the table of a --json file written before"
+    )
     args = parser.parse_args(argv)
+    if args.table:
+        with open(args.table, encoding="utf-8") as f:
+            saved = json.load(f)["results"]
+        print(table(saved, list(dict.fromkeys(r["policy"] for r in saved))))
+        return 0
     bots = args.bots.split(",") if args.bots else [*offered_bots(), "oracle"]
     for bot in bots:
         try:
@@ -107,29 +115,39 @@ def main(argv: list[str] | None = None) -> int:
     jobs.sort(key=lambda job: (job[0] != "expert", job[0] != "oracle"))
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
+
+    def done(r: dict[str, Any]) -> None:
+        results.append(r)
+        low, high = r["ci95"]
+        print(
+            f"  {r['policy']} {r['cell']}: {r['wins']:g}/{r['games']} = {r['win_rate']:.1%} "
+            f"({low:.1%}–{high:.1%}) · {r['cpu_seconds']:.0f} CPU s · load {load()}",
+            flush=True,
+        )
+        if args.json:  # as the cells finish, so that a long run keeps what it has
+            write(args.json, results, args.games, time.perf_counter() - start)
+
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             futures = [pool.submit(run_cell, *job, args.games) for job in jobs]
             for future in as_completed(futures):
-                results.append(future.result())
-                r = results[-1]
-                print(f"  {r['policy']} {r['cell']}: {r['win_rate']:.1%} ({r['seconds']:.0f}s)")
+                done(future.result())
     else:
         for job in jobs:
-            results.append(run_cell(*job, args.games))
-            r = results[-1]
-            print(f"  {r['policy']} {r['cell']}: {r['win_rate']:.1%} ({r['seconds']:.0f}s)")
+            done(run_cell(*job, args.games))
     wall = time.perf_counter() - start
     print()
     print(table(results, bots))
     print()
     cpu = sum(r["cpu_seconds"] for r in results)
     print(f"{wall:.0f} s wall, {cpu:.0f} CPU s, {args.workers} worker(s), load {load()}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            meta = {"protocol": PROTOCOL, "seed": SEED, "games": args.games, "wall": wall}
-            json.dump({**meta, "results": results}, f, indent=1)
     return 0
+
+
+def write(path: str, results: list[dict[str, Any]], games: int, wall: float) -> None:
+    meta = {"protocol": PROTOCOL, "seed": SEED, "games": games, "wall": round(wall, 1)}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({**meta, "results": results}, f, indent=1)
 
 
 if __name__ == "__main__":
