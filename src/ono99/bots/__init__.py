@@ -12,14 +12,38 @@ The registry is the one place that says which bots can be offered *here*: ``offe
 lists the opponents whose extra is installed, without building any of them, and
 ``check_bot`` says in one line why a name cannot be used (unknown, or its extra missing, with
 the command that installs it). Every menu and ``--bots`` option asks these.
+
+Outside bots — a researcher's own, in a package of theirs — are known by two more kinds of
+name, wherever a name is taken (``ono99 tournament --bots``, ``ono99.evaluate``, ``make_bot``):
+
+- an import path ``package.module:Factory`` (or ``path/to/file.py:Factory``), where
+  ``Factory`` (a class or a function; ``Outer.Inner`` reaches into the module) builds a bot —
+  an object with ``name`` and ``choose(view) -> Action`` — from a seed (``Factory(seed)``;
+  one that takes no argument is called with none). The module must be importable where the
+  games are played (installed, or on ``PYTHONPATH``); worker processes import it again;
+- a name an installed distribution registers in the entry-point group ``ono99.bots``
+  (``[project.entry-points."ono99.bots"] mybot = "mypkg.bots:MyBot"``), listed by
+  ``outside_bots()``.
+
+Either way the bot sees views only, like every other; a bad path or a factory that builds no
+bot is an ``UnknownBotError`` of one line. Outside bots are seated where they are named, never
+offered in the menus (``offered_bots`` lists the registry's own).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import importlib
+import importlib.metadata
 import importlib.util
+import inspect
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+from pathlib import Path
+from typing import Any
 
 from ..invocation import pip_install
 from .base import Agent, Bot, OmniscientBot
@@ -119,10 +143,125 @@ def bot_info(name: str) -> BotInfo[Bot] | BotInfo[OmniscientBot]:
     """The registry entry of ``name`` (the oracle included), whether or not it can be built
     here; an unknown name lists the ones that can."""
     info = BOT_INFO.get(name) or ORACLE_INFO.get(name)
+    if info is None and ":" in name:
+        info = _import_path(name)
     if info is None:
-        known = ", ".join([*offered_bots(), *ORACLES])
-        raise UnknownBotError(f"unknown bot {name!r}; the bots are {known}")
+        info = _entry_point(name)
+    if info is None:
+        known = ", ".join([*offered_bots(), *ORACLES, *outside_bots()])
+        raise UnknownBotError(
+            f"unknown bot {name!r}; the bots are {known}, or an outside bot's import path "
+            "package.module:Factory"
+        )
     return info
+
+
+# --------------------------------------------------------------------------- outside bots
+
+
+def outside_bots() -> tuple[str, ...]:
+    """The names installed distributions register in the entry-point group ``ono99.bots``
+    (the registry's own names win a clash)."""
+    names = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINTS)}
+    return tuple(sorted(names - BOT_INFO.keys() - ORACLE_INFO.keys()))
+
+
+ENTRY_POINTS = "ono99.bots"
+
+
+def _entry_point(name: str) -> BotInfo[Bot] | None:
+    if name in BOT_INFO or name in ORACLE_INFO:
+        return None
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINTS, name=name):
+        try:
+            target = ep.load()
+        except Exception as exc:
+            raise UnknownBotError(
+                f"bot {name!r} (entry point {ep.value!r} of group {ENTRY_POINTS}) cannot be "
+                f"loaded: {type(exc).__name__}: {exc}"
+            ) from None
+        return _outside_info(name, target)
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _import_path(path: str) -> BotInfo[Bot]:
+    """The bot an import path ``module:Factory`` (or ``file.py:Factory``) names."""
+    module_name, _, attribute = path.rpartition(":")
+    if not module_name or not attribute:
+        raise UnknownBotError(f"bot {path!r}: an import path is package.module:Factory")
+    try:
+        if module_name.endswith(".py"):
+            module = _load_file(Path(module_name))
+        else:
+            module = importlib.import_module(module_name)
+    except UnknownBotError:
+        raise
+    except ModuleNotFoundError as exc:
+        raise UnknownBotError(
+            f"bot {path!r}: no module named {exc.name or module_name!r} "
+            "(is it installed, or on PYTHONPATH?)"
+        ) from None
+    except Exception as exc:
+        raise UnknownBotError(
+            f"bot {path!r}: importing {module_name} failed: {type(exc).__name__}: {exc}"
+        ) from None
+    target: Any = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise UnknownBotError(f"bot {path!r}: {module_name} has no attribute {attribute!r}")
+        target = getattr(target, part)
+    return _outside_info(path, target)
+
+
+def _load_file(file: Path) -> Any:
+    if not file.is_file():
+        raise UnknownBotError(f"bot file {str(file)!r} does not exist")
+    name = f"ono99_outside_bot_{abs(hash(str(file.resolve())))}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, file)
+    if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has one
+        raise UnknownBotError(f"bot file {str(file)!r} cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _outside_info(name: str, target: Any) -> BotInfo[Bot]:
+    if not callable(target):
+        raise UnknownBotError(
+            f"bot {name!r}: {target!r} is not a class or function that builds a bot"
+        )
+    if inspect.isclass(target) and not callable(getattr(target, "choose", None)):
+        raise UnknownBotError(f"bot {name!r}: class {target.__name__} has no choose(view) method")
+    try:
+        parameters = inspect.signature(target).parameters.values()
+        takes_seed = any(
+            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+            for p in parameters
+        )
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        takes_seed = True
+
+    def factory(seed: int | None = None) -> Bot:
+        bot = target(seed) if takes_seed else target()
+        if not callable(getattr(bot, "choose", None)):
+            raise UnknownBotError(
+                f"bot {name!r} built {type(bot).__name__}, which has no choose(view) method"
+            )
+        if not isinstance(getattr(bot, "name", None), str):
+            with contextlib.suppress(AttributeError):
+                bot.name = name
+        return bot
+
+    doc = (inspect.getdoc(target) or "an outside bot").strip().splitlines()[0]
+    return BotInfo(name, 0, "outside", doc, factory)
 
 
 def check_bot(name: str) -> BotInfo[Bot] | BotInfo[OmniscientBot]:
@@ -145,9 +284,10 @@ def make_opponent(name: str, seed: int | None = None) -> Bot:
     """A new bot to play against, as ``make_bot`` builds it: one of ``BOTS``, which choose
     from a view; a bot that sees every card is refused in one line."""
     info = check_bot(name)
-    if info.sees_all or name not in BOT_INFO:
+    if info.sees_all:
         raise UnknownBotError(f"bot {name!r} sees every card: it is never an opponent")
-    return BOT_INFO[name].factory(seed)
+    bot: Bot = info.factory(seed)
+    return bot
 
 
 __all__ = [
@@ -171,4 +311,5 @@ __all__ = [
     "make_bot",
     "make_opponent",
     "offered_bots",
+    "outside_bots",
 ]

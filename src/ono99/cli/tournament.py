@@ -240,7 +240,8 @@ class Stopper:
     show_default=True,
     metavar="NAME,…",
     help="The lineup, one bot per player (a name may repeat); seats rotate every game. "
-    + bots_here(),
+    + bots_here()
+    + " An outside bot is named by its import path, package.module:Factory.",
 )
 @click.option("--games", "-n", type=int, default=2000, show_default=True, help="Games to play.")
 @click.option(
