@@ -41,9 +41,8 @@ import inspect
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from ..invocation import pip_install
 from .base import Agent, Bot, OmniscientBot
@@ -286,8 +285,7 @@ def make_opponent(name: str, seed: int | None = None) -> Bot:
     info = check_bot(name)
     if info.sees_all:
         raise UnknownBotError(f"bot {name!r} sees every card: it is never an opponent")
-    bot: Bot = info.factory(seed)
-    return bot
+    return cast(Bot, info.factory(seed))
 
 
 __all__ = [

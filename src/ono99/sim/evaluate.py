@@ -34,11 +34,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import Bot, check_bot, make_bot
+from ..bots import Agent, Bot, check_bot, make_bot, make_opponent
 from ..engine import ALL_ACTIONS, Action, Rules, State, View, make_rules, to_act
+from .batch import derived_seed
 from .driver import play_game
 from .stats import wilson_interval
-from .tournament import derived_seed
 
 Policy = Callable[[Any, Any], Any]
 
@@ -176,7 +176,7 @@ def _describe(policy: object) -> str:
     return getattr(policy, "__qualname__", None) or type(policy).__name__
 
 
-def _seat(policy: object, seed: int) -> Bot:
+def _seat(policy: object, seed: int) -> Agent:
     """The policy as a bot for one game."""
     if isinstance(policy, str):
         return make_bot(policy, seed)
@@ -235,13 +235,13 @@ def evaluate(
     start = time.perf_counter()
     for i in range(games):
         seat = i % players
-        bots: list[Bot] = []
+        bots: list[Agent] = []
         for k in range(players):
             bot_seed = derived_seed("evaluate", seed, i, "seat", k)
             if k == seat:
                 bots.append(_seat(seated, bot_seed))
             else:
-                bots.append(make_bot(lineup[(k - seat - 1) % players], bot_seed))
+                bots.append(make_opponent(lineup[(k - seat - 1) % players], bot_seed))
         asked = [0]
 
         def count(state: State, seat: int = seat, asked: list[int] = asked) -> None:
