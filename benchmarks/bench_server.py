@@ -85,7 +85,8 @@ class Run:
 
 class Server:
     def __init__(self, where: list[str], bot_delay: float = 1.0) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        path = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
+        env = {**os.environ, "PYTHONPATH": path}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
             + where
@@ -103,14 +104,6 @@ class Server:
             raise SystemExit(f"the server did not start: {line}{self.proc.stderr.read()}")
         self.url = match.group(1)
         self.ws_url = self.url.replace("http://", "ws://")
-
-    def cpu_seconds(self) -> float:
-        try:
-            with open(f"/proc/{self.proc.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def kill(self) -> None:
         self.proc.kill()
@@ -195,15 +188,65 @@ async def seat_client(run: Run, ws: ClientConnection, code: str, seat: int, host
             task.add_done_callback(tasks.discard)
 
 
-async def run_tables(procs: list[Server], tables: int, args: argparse.Namespace) -> dict[str, Any]:
+def cpu_of(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def service_cpu(names: tuple[str, ...]) -> float:
+    """CPU seconds of every process on the machine whose command is one of ``names`` (the
+    PostgreSQL backends and Redis the servers use: other users of them count too)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as f:
+                    if f.read().strip() not in names:
+                        continue
+            except OSError:
+                continue
+            total += cpu_of(int(entry))
+    return total
+
+
+def machine_cpu() -> float:
+    """CPU seconds the whole machine has spent busy (every core, every process)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def client_process(
+    urls: list[str], ws_urls: list[str], share: list[int], args: argparse.Namespace, pipe: Any
+) -> None:
+    """One of the load generator's processes: makes the tables of ``share`` (their indices),
+    connects their seats, says ready, and plays from the times the parent sends back."""
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(play_share(urls, ws_urls, share, args, pipe))
+
+
+async def play_share(
+    urls: list[str], ws_urls: list[str], share: list[int], args: argparse.Namespace, pipe: Any
+) -> None:
     """Table i is made on process i mod N, and its seat s connects to process (i + s) mod N:
     with several processes every move crosses the bus to the other seats."""
     players = args.players
-    limits = httpx.Limits(max_connections=32)
+    limits = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(limits=limits, timeout=120) as http:
-        gate = asyncio.Semaphore(32)
+        gate = asyncio.Semaphore(16)
 
-        async def make_table(i: int) -> tuple[str, list[str]]:
+        async def make_table(i: int) -> tuple[int, str, list[str]]:
             for attempt in range(5):  # a kept-alive connection may close under our feet
                 try:
                     return await try_table(i)
@@ -213,8 +256,8 @@ async def run_tables(procs: list[Server], tables: int, args: argparse.Namespace)
                     await asyncio.sleep(0.5)
             raise AssertionError("unreachable")
 
-        async def try_table(i: int) -> tuple[str, list[str]]:
-            base = procs[i % len(procs)].url
+        async def try_table(i: int) -> tuple[int, str, list[str]]:
+            base = urls[i % len(urls)]
             body = {"seats": [{"kind": "human"}] * players, "name": "P0", "turn_seconds": 0}
             async with gate:
                 r = await http.post(f"{base}/api/tables", json=body)
@@ -227,67 +270,133 @@ async def run_tables(procs: list[Server], tables: int, args: argparse.Namespace)
                     )
                     r.raise_for_status()
                     tokens.append(r.json()["token"])
-            return made["code"], tokens
+            return i, made["code"], tokens
 
-        made = await asyncio.gather(*(make_table(i) for i in range(tables)))
+        made = await asyncio.gather(*(make_table(i) for i in share))
 
-    # Times are set once every client is connected.
-    run = Run(players, args.think, float("inf"), float("inf"), random.Random(args.seed))
+    # Times are set once every client of every load process is connected.
+    run = Run(players, args.think, float("inf"), float("inf"), random.Random(args.seed + share[0]))
     connections: list[ClientConnection] = []
     clients = []
-    for i, (code, tokens) in enumerate(made):
+    for i, code, tokens in made:
         for seat, token in enumerate(tokens):
-            ws_url = procs[(i + seat) % len(procs)].ws_url
+            ws_url = ws_urls[(i + seat) % len(ws_urls)]
             ws = await connect(
                 f"{ws_url}/ws/{code}", max_queue=None, open_timeout=120, ping_interval=None
             )
             await ws.send(json.dumps({"type": "hello", "token": token}))
             connections.append(ws)
             clients.append(asyncio.create_task(seat_client(run, ws, code, seat, seat == 0)))
-    await asyncio.sleep(1.0)
-    run.warmup_end = time.perf_counter() + args.warmup
-    run.stop_at = run.warmup_end + args.seconds
-    for i in range(len(made)):
-        await connections[i * players].send(json.dumps({"type": "start"}))
-    cpu0, t0 = None, None
-    while time.perf_counter() < run.stop_at:
-        if cpu0 is None and time.perf_counter() >= run.warmup_end:
-            cpu0, t0 = sum(p.cpu_seconds() for p in procs), time.perf_counter()
-            client0 = time.process_time()
-        await asyncio.sleep(0.05)
-    assert cpu0 is not None and t0 is not None
-    elapsed = time.perf_counter() - t0
-    server_cpu = (sum(p.cpu_seconds() for p in procs) - cpu0) / elapsed
-    client_cpu = (time.process_time() - client0) / elapsed
+    loop = asyncio.get_running_loop()
+    pipe.send(len(connections))
+    run.warmup_end, run.stop_at = await loop.run_in_executor(None, pipe.recv)
+    await asyncio.sleep(max(0.0, run.warmup_end - args.warmup - time.perf_counter()))
+    for k in range(len(made)):
+        await connections[k * players].send(json.dumps({"type": "start"}))
+    await asyncio.sleep(max(0.0, run.warmup_end - time.perf_counter()))
+    cpu0 = time.process_time()
+    await asyncio.sleep(max(0.0, run.stop_at - time.perf_counter()))
+    cpu = time.process_time() - cpu0
     await asyncio.sleep(args.think * 2)  # let the last moves arrive
     for ws in connections:
         await ws.close()
     for task in clients:
         task.cancel()
-    lat = sorted(x * 1000 for x in run.latencies)
+    pipe.send(
+        {
+            "latencies": run.latencies,
+            "messages": run.messages,
+            "errors": run.errors,
+            "games": run.games,
+            "cpu": cpu,
+        }
+    )
+
+
+def run_tables(procs: list[Server], tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    """The tables are dealt to ``--clients`` load processes (so that the load generator is
+    not the bottleneck it measures); every CPU second of the measured window is accounted
+    for: the server processes, the load processes, PostgreSQL, Redis, and the rest of the
+    machine (other work on it)."""
+    import multiprocessing
+
+    urls = [p.url for p in procs]
+    ws_urls = [p.ws_url for p in procs]
+    k = max(1, min(args.clients, tables))
+    workers = []
+    for c in range(k):
+        ours, theirs = multiprocessing.Pipe()
+        share = list(range(c, tables, k))
+        w = multiprocessing.Process(
+            target=client_process, args=(urls, ws_urls, share, args, theirs), daemon=True
+        )
+        w.start()
+        workers.append((w, ours))
+    connected = sum(pipe.recv() for _, pipe in workers)
+    print(f"{connected} connections open; playing", file=sys.stderr, flush=True)
+    warmup_end = time.perf_counter() + 1.0 + args.warmup
+    stop_at = warmup_end + args.seconds
+    for _, pipe in workers:
+        pipe.send((warmup_end, stop_at))
+    time.sleep(max(0.0, warmup_end - time.perf_counter()))
+    pids = [p.proc.pid for p in procs]
+    services = ("postgres", "redis-server")
+    before = (
+        sum(cpu_of(pid) for pid in pids),
+        service_cpu(services[:1]),
+        service_cpu(services[1:]),
+        machine_cpu(),
+        time.perf_counter(),
+    )
+    time.sleep(max(0.0, stop_at - time.perf_counter()))
+    after = (
+        sum(cpu_of(pid) for pid in pids),
+        service_cpu(services[:1]),
+        service_cpu(services[1:]),
+        machine_cpu(),
+        time.perf_counter(),
+    )
+    elapsed = after[4] - before[4]
+    server_cpu, pg_cpu, redis_cpu, busy = (
+        (a - b) / elapsed for a, b in zip(after[:4], before[:4], strict=True)
+    )
+    done = [pipe.recv() for _, pipe in workers]
+    for w, _ in workers:
+        w.join(30)
+    client_cpu = sum(d["cpu"] for d in done) / elapsed
+    lat = sorted(x * 1000 for d in done for x in d["latencies"])
     if not lat:
         raise SystemExit("no move was measured")
 
     def pct(p: float) -> float:
         return lat[min(len(lat) - 1, int(p / 100 * len(lat)))]
 
+    moves_per_s = len(lat) / args.seconds
     return {
         "processes": len(procs),
         "store": "sqlite" if len(procs) == 1 and not args.single_postgres else "postgres",
         "tables": tables,
-        "connections": tables * players,
+        "connections": tables * args.players,
+        "clients": k,
         "moves": len(lat),
-        "moves_per_s": len(lat) / args.seconds,
-        "messages_per_s": run.messages / (args.seconds + args.warmup),
-        "games_finished": run.games,
-        "errors": run.errors,
+        "moves_per_s": moves_per_s,
+        "messages_per_s": sum(d["messages"] for d in done) / (args.seconds + args.warmup),
+        "games_finished": sum(d["games"] for d in done),
+        "errors": sum(d["errors"] for d in done),
         "p50_ms": pct(50),
         "p90_ms": pct(90),
         "p99_ms": pct(99),
         "max_ms": lat[-1],
         "mean_ms": statistics.fmean(lat),
+        # CPU in cores (CPU seconds per second of the window), and per move in ms.
         "server_cpu": server_cpu,
         "client_cpu": client_cpu,
+        "postgres_cpu": pg_cpu,
+        "redis_cpu": redis_cpu,
+        "other_cpu": max(0.0, busy - server_cpu - client_cpu - pg_cpu - redis_cpu),
+        "server_ms_per_move": 1000 * server_cpu / moves_per_s,
+        "client_ms_per_move": 1000 * client_cpu / moves_per_s,
+        "services_ms_per_move": 1000 * (pg_cpu + redis_cpu) / moves_per_s,
     }
 
 
@@ -386,6 +495,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time per run")
     parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured time first")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=2,
+        help="load generator processes the tables are dealt to (its CPU is reported)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     try:
@@ -416,8 +531,10 @@ def main() -> None:
     results = []
     for processes in (int(x) for x in args.processes.split(",")):
         for tables in (int(x) for x in args.tables.split(",")):
+            load_before = os.getloadavg()[0]
             with servers(args, processes) as procs:
-                result = asyncio.run(run_tables(procs, tables, args))
+                result = run_tables(procs, tables, args)
+            result["load"] = load_before
             result["load_after"] = os.getloadavg()[0]
             results.append(result)
     if args.json:
@@ -430,17 +547,26 @@ def main() -> None:
         f"{args.seconds:g} s measured after {args.warmup:g} s · load average at start {load:.2f}"
     )
     print(
-        f"{'procs':>5} {'store':>8} {'tables':>6} {'conns':>6} {'moves/s':>8} {'p50 ms':>7} "
-        f"{'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} {'server CPU':>10} {'client CPU':>10} "
-        f"{'errors':>6} {'load after':>10}"
+        "CPU in cores (CPU seconds per second measured; 2 cores = 200%) of the server processes, "
+        "the load generator's processes, PostgreSQL's, Redis's, and everything else on the "
+        "machine; ms: CPU milliseconds per move (servers | clients | PostgreSQL + Redis)"
+    )
+    print(
+        f"{'procs':>5} {'store':>8} {'tables':>6} {'moves/s':>8} {'p50 ms':>7} {'p90 ms':>7} "
+        f"{'p99 ms':>7} {'max ms':>7} {'server':>6} {'client':>6} {'pg':>5} {'redis':>5} "
+        f"{'other':>5} {'ms/move s|c|db':>16} {'err':>4} {'load':>11}"
     )
     for r in results:
+        per_move = (
+            f"{r['server_ms_per_move']:.2f}|{r['client_ms_per_move']:.2f}|"
+            f"{r['services_ms_per_move']:.2f}"
+        )
         print(
-            f"{r['processes']:>5} {r['store']:>8} {r['tables']:>6} {r['connections']:>6} "
-            f"{r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} "
-            f"{r['p90_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['max_ms']:>7.1f} "
-            f"{r['server_cpu']:>10.0%} {r['client_cpu']:>10.0%} {r['errors']:>6} "
-            f"{r['load_after']:>10.2f}"
+            f"{r['processes']:>5} {r['store']:>8} {r['tables']:>6} {r['moves_per_s']:>8.0f} "
+            f"{r['p50_ms']:>7.1f} {r['p90_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['max_ms']:>7.1f} "
+            f"{r['server_cpu']:>6.0%} {r['client_cpu']:>6.0%} {r['postgres_cpu']:>5.0%} "
+            f"{r['redis_cpu']:>5.0%} {r['other_cpu']:>5.0%} {per_move:>16} {r['errors']:>4} "
+            f"{r['load']:>5.2f}→{r['load_after']:<5.2f}"
         )
 
 
