@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -18,7 +19,8 @@ from .options import BadOptions, CliError
     "serve",
     cls=Command,
     epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db\n"
-    "  ono99 serve --database postgresql://db/ono99 --redis redis://cache:6379",
+    "  ono99 serve --database postgresql://db/ono99 --redis redis://cache:6379\n"
+    "  ono99 serve --workers 4 --database postgresql://db/ono99 --redis redis://cache:6379",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -38,6 +40,14 @@ from .options import BadOptions, CliError
     default=None,
     help="redis://… address of the bus between server processes that share a PostgreSQL "
     "database (the scale extra); see docs/deploy.md.",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Server processes behind the one address (more than one share a postgresql:// "
+    "--database and a --redis bus; about one per core).",
 )
 @click.option(
     "--bot-delay",
@@ -72,6 +82,7 @@ def serve_command(
     port: int,
     db: str,
     redis: str | None,
+    workers: int,
     bot_delay: float,
     grace: float,
     min_turn: float,
@@ -95,6 +106,13 @@ def serve_command(
         raise BadOptions("--redis joins processes that share a postgresql:// --database")
     if redis is not None and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise BadOptions(f"--redis must be a redis:// address, not {redis!r}")
+    if workers > 1 and (not postgres or redis is None):
+        raise BadOptions(
+            f"--workers {workers} runs processes that share the tables: they need a "
+            "postgresql:// --database and a --redis bus (docs/deploy.md)"
+        )
+    if workers > 1 and os.name != "posix":
+        raise BadOptions("--workers needs a POSIX system (Linux, macOS); run one per port")
     if postgres or redis is not None:
         missing = [m for m in ("psycopg", "redis") if importlib.util.find_spec(m) is None]
         if missing:
@@ -112,11 +130,24 @@ def serve_command(
 
     def ready(url: str) -> None:
         where = "PostgreSQL" if postgres else config.db
-        click.echo(f"ONO 99 is served at {url}  (games are stored in {where}; Ctrl-C stops)")
+        processes = f"; {workers} processes" if workers > 1 else ""
+        click.echo(
+            f"ONO 99 is served at {url}  (games are stored in {where}{processes}; Ctrl-C stops)"
+        )
         sys.stdout.flush()
 
     try:
-        run(config, host, port, on_ready=ready)
+        if workers == 1:
+            run(config, host, port, on_ready=ready)
+        else:
+            from ..server.workers import WorkerFailed, serve_workers
+            from ..storage import open_store
+
+            open_store(config.db).close()  # reachable, and migrated before the children race
+            try:
+                serve_workers(config, host, port, workers, on_ready=ready)
+            except WorkerFailed as exc:
+                raise CliError(f"{exc}; see the messages above") from None
     except ImportError as exc:
         raise CliError(
             f"PostgreSQL and Redis need the scale extra: {pip_install('scale')}"

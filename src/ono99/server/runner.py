@@ -1,5 +1,6 @@
-"""Running the app on uvicorn: in the foreground (``ono99 serve``), or on a thread of the
-calling process (tests, embedding)."""
+"""Running the app on uvicorn: in the foreground (``ono99 serve``), on a listening socket
+handed down by a supervisor (``ono99 serve --workers N``: ``server/workers.py``), or on a
+thread of the calling process (tests, embedding)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,13 @@ def make_server(config: ServerConfig) -> uvicorn.Server:
     )
 
 
+def address(sock: socket.socket) -> str:
+    """The http://host:port/ address a listening socket serves."""
+    bound = sock.getsockname()
+    shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
+    return f"http://{shown}:{bound[1]}/"
+
+
 def run(
     config: ServerConfig,
     host: str,
@@ -45,10 +53,14 @@ def run(
     on_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Serve until interrupted. ``on_ready`` gets the address once it listens."""
-    sock = bind(host, port)
-    bound = sock.getsockname()
-    shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
-    url = f"http://{shown}:{bound[1]}/"
+    serve_on(config, bind(host, port), on_ready)
+
+
+def serve_on(
+    config: ServerConfig, sock: socket.socket, on_ready: Callable[[str], None] | None = None
+) -> None:
+    """Serve on a socket that already listens (perhaps shared with other processes)."""
+    url = address(sock)
     server = make_server(config)
     if on_ready is not None:
         original = server.startup

@@ -1,0 +1,151 @@
+"""``ono99 serve --workers N``: N server processes behind one address.
+
+This process (the supervisor) binds the listening socket once and starts N children,
+``python -m ono99.server.workers FD`` (their settings on stdin), each of them the whole
+server on that same socket: the kernel hands each new connection to whichever child accepts it
+first (as uvicorn's own ``--workers`` does). The children share nothing in memory: PostgreSQL
+holds the tables and Redis joins them, as it joins processes on different machines
+(docs/deploy.md), so any child may take any connection and the seats of one table may be on
+all of them.
+
+The supervisor only watches: a child that dies is started again after a second (its tables
+go on meanwhile on the others), and Ctrl-C or SIGTERM stops every child (SIGTERM, then SIGKILL
+for one still there after ``grace`` seconds). A child whose supervisor dies, even by SIGKILL,
+sees its stdin close and stops too, so no server is left behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from types import FrameType
+
+from .config import ServerConfig
+from .runner import address, bind, serve_on
+
+
+class WorkerFailed(Exception):
+    """A child did not start; it has said why on stderr."""
+
+
+class Child:
+    """One server process on the shared socket, and whether it has said it is ready."""
+
+    def __init__(self, config: ServerConfig, sock: socket.socket) -> None:
+        fd = sock.fileno()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ono99.server.workers", str(fd)],
+            pass_fds=(fd,),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        # The settings go on stdin, not argv, where anyone on the machine could read the
+        # database's password; then stdin stays open, to close when the supervisor dies.
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(dataclasses.asdict(config)) + "\n")
+        self.proc.stdin.flush()
+        self.ready = threading.Event()
+        self.started = time.monotonic()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.strip() == "ready":
+                self.ready.set()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+
+def serve_workers(
+    config: ServerConfig,
+    host: str,
+    port: int,
+    workers: int,
+    on_ready: Callable[[str], None] | None = None,
+    *,
+    grace: float = 10.0,
+    restart_after: float = 1.0,
+) -> None:
+    """Serve on ``workers`` processes until SIGINT or SIGTERM. ``on_ready`` gets the one
+    address once every child listens. Raises ``WorkerFailed`` if a child dies starting."""
+    sock = bind(host, port)
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    children: list[Child] = []
+    try:
+        children = [Child(config, sock) for _ in range(workers)]
+        while not all(c.ready.is_set() for c in children):
+            dead = next((c for c in children if not c.alive), None)
+            if dead is not None:
+                code = dead.proc.returncode
+                raise WorkerFailed(f"a server process exited as it started (status {code})")
+            if stop.wait(0.05):
+                return
+        if on_ready is not None:
+            on_ready(address(sock))
+        while not stop.wait(0.2):
+            for i, child in enumerate(children):
+                if not child.alive and time.monotonic() - child.started > restart_after:
+                    print(
+                        f"server process {child.proc.pid} exited ({child.proc.returncode}); "
+                        "starting another",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    children[i] = Child(config, sock)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        _stop_all(children, grace)
+        sock.close()
+
+
+def _stop_all(children: list[Child], grace: float) -> None:
+    for child in children:
+        if child.alive:
+            child.proc.send_signal(signal.SIGTERM)
+    end = time.monotonic() + grace
+    for child in children:
+        try:
+            child.proc.wait(max(0.0, end - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.proc.kill()
+            child.proc.wait()
+        for stream in (child.proc.stdin, child.proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+def _orphaned() -> None:
+    """Stop this child when its supervisor is gone (its end of our stdin closed)."""
+    while sys.stdin.read(4096):
+        pass
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def main() -> None:
+    fd, options = int(sys.argv[1]), json.loads(sys.stdin.readline())
+    options["turn_limits"] = tuple(options["turn_limits"])
+    sock = socket.socket(fileno=fd)
+    threading.Thread(target=_orphaned, daemon=True).start()
+    serve_on(ServerConfig(**options), sock, on_ready=lambda url: print("ready", flush=True))
+
+
+if __name__ == "__main__":
+    main()
