@@ -87,12 +87,14 @@ class Server:
     def __init__(self, where: list[str], bot_delay: float = 1.0) -> None:
         path = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
         env = {**os.environ, "PYTHONPATH": path}
+        # Its log goes to a file, not a pipe nobody reads: a full pipe would stop the server.
+        self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed in stop)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
             + where
             + ["--http-rate", "0", "--grace", "3600", "--bot-delay", str(bot_delay)],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self.log,
             text=True,
             env=env,
         )
@@ -101,13 +103,17 @@ class Server:
         match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
         if not match:
             self.proc.kill()
-            raise SystemExit(f"the server did not start: {line}{self.proc.stderr.read()}")
+            raise SystemExit(f"the server did not start: {line}{self.logged()}")
         self.url = match.group(1)
         self.ws_url = self.url.replace("http://", "ws://")
 
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait()
+
+    def logged(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -116,6 +122,12 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        text = self.logged()
+        if text.strip():  # what went wrong in there is part of the result
+            lines = text.strip().splitlines()
+            print(f"server {self.proc.pid} logged {len(lines)} lines; the last:", file=sys.stderr)
+            print("\n".join(lines[-5:]), file=sys.stderr)
+        self.log.close()
 
 
 @contextmanager
@@ -291,12 +303,23 @@ async def play_share(
     pipe.send(len(connections))
     run.warmup_end, run.stop_at = await loop.run_in_executor(None, pipe.recv)
     await asyncio.sleep(max(0.0, run.warmup_end - args.warmup - time.perf_counter()))
-    for k in range(len(made)):
-        await connections[k * players].send(json.dumps({"type": "start"}))
+
+    # Each host starts its game within a think time of the others, as people do: 2,000
+    # tables started at one instant would measure a storm of new games (every other process
+    # reads each new game from the database), not the steady play that follows.
+    async def start(ws: ClientConnection, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await ws.send(json.dumps({"type": "start"}))
+
+    starts = [
+        asyncio.create_task(start(connections[k * players], run.rng.random() * args.think))
+        for k in range(len(made))
+    ]
     await asyncio.sleep(max(0.0, run.warmup_end - time.perf_counter()))
     cpu0 = time.process_time()
     await asyncio.sleep(max(0.0, run.stop_at - time.perf_counter()))
     cpu = time.process_time() - cpu0
+    await asyncio.gather(*starts)
     await asyncio.sleep(args.think * 2)  # let the last moves arrive
     for ws in connections:
         await ws.close()
@@ -338,6 +361,7 @@ def run_tables(procs: list[Server], tables: int, args: argparse.Namespace) -> di
     stop_at = warmup_end + args.seconds
     for _, pipe in workers:
         pipe.send((warmup_end, stop_at))
+    print(f"measuring from {warmup_end:.3f} to {stop_at:.3f} (perf_counter)", file=sys.stderr)
     time.sleep(max(0.0, warmup_end - time.perf_counter()))
     pids = [p.proc.pid for p in procs]
     services = ("postgres", "redis-server")

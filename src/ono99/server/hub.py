@@ -99,7 +99,9 @@ class Hub:
         self.local: dict[str, dict[int, int]] = {}  # our connections, per table and seat
         self.remote: dict[str, dict[str, dict[int, int]]] = {}  # others': table, process, seat
         self.alive: dict[str, float] = {}  # other processes: when last heard
-        self._suspects: dict[str, int] = {}  # tables storage held newer at the last sweep
+        self._suspects: dict[str, int] = {}  # tables storage held newer at their last sweep
+        self.sweep_beats = 3  # few tables: sweep them all every this many beats
+        self.sweep_chunk = 250  # many: this many per beat, in turn
         self.bus_up = bus is None
         self.bus_was_down = False
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -531,14 +533,15 @@ class Hub:
                 if self.local.get(code):
                     self._say_presence(code)
 
-    def sweep(self) -> None:
-        """Catch up every held table that storage holds newer (a writer that died between
-        its commit and its note, a note lost on the bus): one query for all of them."""
-        stored = self.store.seqs(list(self.tables))
+    def sweep(self, codes: list[str] | None = None) -> None:
+        """Catch up every held table (of ``codes``, or all) that storage holds newer (a writer
+        that died between its commit and its note, a note lost on the bus): one query."""
+        codes = list(self.tables) if codes is None else [c for c in codes if c in self.tables]
+        stored = self.store.seqs(codes)
         # A note still on its way is no reason to read a table: only one that storage held
-        # at the last sweep and has still not arrived is (else, under load, sweeps that read
-        # every table whose note is late make every note later still).
-        suspects, self._suspects = self._suspects, {}
+        # newer at this table's last sweep and has still not arrived is (else, under load,
+        # sweeps that read every table whose note is late make every note later still).
+        suspects = {c: self._suspects.pop(c) for c in codes if c in self._suspects}
         for code, seq in stored.items():
             have = self.synced.get(code, (0, 0, 0))[0]
             if code not in self.tables or seq == have:
@@ -553,9 +556,20 @@ class Hub:
             else:
                 self._suspects[code] = seq
 
+    def _sweep_share(self, beat: int) -> list[str] | None:
+        """The tables to sweep at this beat (None: all of them). While they are few, all
+        of them every ``sweep_beats`` beats; else ``sweep_chunk`` at every beat, in turn: a
+        query for 2,000 tables holds the event loop for tens of milliseconds on a busy
+        machine, and every move in flight waits for it."""
+        if len(self.tables) <= self.sweep_chunk:
+            return None if beat % self.sweep_beats == 0 else []
+        codes = sorted(self.tables)
+        start = (beat * self.sweep_chunk) % len(codes)
+        return (codes + codes)[start : start + self.sweep_chunk]
+
     async def _beat(self) -> None:
         """Say we are alive; forget the connections of processes not heard from for three
-        beats; and every few beats (at once when a process died), sweep."""
+        beats; and sweep a share of the tables (every one at once when a process died)."""
         assert self.bus is not None
         beats = 0
         while True:
@@ -567,9 +581,10 @@ class Hub:
             beats += 1
             if dead:
                 self._suspects = {code: 1 << 62 for code in self.tables}  # read now what lags
-            if dead or beats % 3 == 0:
+            share = None if dead else self._sweep_share(beats)
+            if share is None or share:
                 try:
-                    self.sweep()
+                    self.sweep(share)
                 except Exception:
                     log.exception("the sweep failed")
             if dead:
