@@ -452,10 +452,17 @@ class Hub:
             return
         note: dict[str, Any] = {"k": "c", "from": self.name, "seq": seq}
         actions = [ch for ch in effects.changes if isinstance(ch, ActionTaken)]
-        others = [ch for ch in effects.changes if not isinstance(ch, ActionTaken | GameFinished)]
-        if len(actions) == 1 and not others:
+        starts = [ch for ch in effects.changes if isinstance(ch, GameStarted)]
+        others = [
+            ch
+            for ch in effects.changes
+            if not isinstance(ch, ActionTaken | GameStarted | GameFinished)
+        ]
+        if len(actions) == 1 and not starts and not others:
             a = actions[0]
             note["act"] = [a.game, a.position, a.seat, a.action, a.by]
+        elif len(starts) == 1 and not actions and not others:
+            note["new"] = starts[0].game  # its seed stays in storage: it is every hand
         self.bus.publish(bus_channel(table.code), dumps(note))
 
     def _say_presence(self, code: str) -> None:
@@ -516,7 +523,23 @@ class Hub:
             self._announce(table, effects)
             self._reschedule(table)
             return
-        self._catch_up(code)  # a gap, or a change other than one action
+        new = note.get("new")
+        if note["seq"] == seq + 1 and new is not None and table.game == game:
+            # A new game: one read of its seed, not the whole table again (when 2,000 tables
+            # start at once, every other process holding them would read each one whole).
+            stored = self.store.game_seed(code, new)
+            if stored is not None:
+                try:
+                    effects = table.replay_new_game(new, *stored, self.now())
+                except SessionError:
+                    log.exception("table %s: a note did not fit; reading it again", code)
+                    self._catch_up(code)
+                    return
+                self._synced(table, note["seq"])
+                self._announce(table, effects)
+                self._reschedule(table)
+                return
+        self._catch_up(code)  # a gap, or a change other than one action or a new game
 
     def _on_health(self, up: bool) -> None:
         self.bus_up = up

@@ -630,10 +630,18 @@ class Table:
             )
         return bot
 
-    def _new_game(self, now: float) -> Effects:
-        seed = new_seed()
+    def replay_new_game(self, game: int, seed: int, dealer: int, now: float) -> Effects:
+        """A game another server process started and stored (its seed read from storage):
+        begin it here too, to announce it. Nothing to store again."""
+        if self.phase == PLAYING or game != self.game + 1:
+            raise SessionError("server_error", f"game {game} does not follow game {self.game}")
+        effects = self._new_game(now, (seed, dealer))
+        return Effects(table=effects.table, snapshot=effects.snapshot)
+
+    def _new_game(self, now: float, stored: tuple[int, int] | None = None) -> Effects:
+        seed, dealer = stored if stored is not None else (new_seed(), None)
         self.game += 1
-        self.state = new_game(self.rules, seed)
+        self.state = new_game(self.rules, seed, dealer=dealer)
         self.by = []
         self.phase = PLAYING
         self.turn_deadline = None

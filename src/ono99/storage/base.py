@@ -95,6 +95,12 @@ class Store(Protocol):
         """The table's sequence number (None: no such table)."""
         ...
 
+    def game_seed(self, code: str, game: int) -> tuple[int, int] | None:
+        """The seed and dealer of one game (None: no such game): what another process
+        needs to begin a game it was told of, which the bus does not carry (the seed is
+        every hand)."""
+        ...
+
     def seqs(self, codes: list[str]) -> dict[str, int]:
         """The sequence numbers of many tables at once (those that exist)."""
         ...

@@ -259,6 +259,12 @@ class PostgresStore:
         row = self._one("SELECT seq FROM tables WHERE code = %s", (code,))
         return None if row is None else int(row[0])
 
+    def game_seed(self, code: str, game: int) -> tuple[int, int] | None:
+        row = self._one(
+            "SELECT seed, dealer FROM games WHERE code = %s AND game = %s", (code, game)
+        )
+        return None if row is None else (int(row[0]), int(row[1]))
+
     def seqs(self, codes: list[str]) -> dict[str, int]:
         rows = self._all("SELECT code, seq FROM tables WHERE code = ANY(%s)", (codes,))
         return {r[0]: int(r[1]) for r in rows}

@@ -211,6 +211,12 @@ class SqliteStore:
         row = self._db.execute("SELECT seq FROM tables WHERE code = ?", (code,)).fetchone()
         return None if row is None else int(row[0])
 
+    def game_seed(self, code: str, game: int) -> tuple[int, int] | None:
+        row = self._db.execute(
+            "SELECT seed, dealer FROM games WHERE code = ? AND game = ?", (code, game)
+        ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
     def seqs(self, codes: list[str]) -> dict[str, int]:
         out: dict[str, int] = {}
         for i in range(0, len(codes), 500):
