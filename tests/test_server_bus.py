@@ -146,3 +146,43 @@ def test_a_new_game_reaches_the_other_hub_without_reading_the_table(tmp_path: Pa
             hub.store.close()
 
     asyncio.run(asyncio.wait_for(main(), 60))
+
+
+def test_a_seat_taken_on_one_hub_is_seen_at_once_on_the_other(tmp_path: Path) -> None:
+    """Before the note of a join has come, the other hub's copy is behind; what it greets a
+    connection with, and what it answers over HTTP (``fresh``), is the table as stored: the
+    new seat's link works there at once (``serve --workers`` puts a join and the websocket
+    that follows it on any of its processes)."""
+
+    async def main() -> None:
+        broker = LocalBroker()
+        settings = Settings(grace=600)
+        a, b = (
+            Hub(SqliteStore(tmp_path / "t.db"), settings, bus=LocalBus(broker)) for _ in range(2)
+        )
+        for hub in (a, b):
+            await hub.start()
+        config, name = parse_table_request(
+            {"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Ana"}, bots=settings.bots
+        )
+        table, _token, _host = a.create(config, name)
+        code = table.code
+        assert b.attach(code, Identity(None, False), Sink())
+        await settle()
+
+        def take(t: Table) -> tuple[str, Effects]:
+            _seat, token, effects = t.join("Ben", a.now())
+            return token, effects
+
+        token = a.mutate(code, take)
+        assert b.tables[code].seats[1].name is None  # the note is on its way
+        fresh = b.fresh(code)
+        assert fresh is not None and fresh.seats[1].name == "Ben"
+        assert fresh.identify(token).seat == 1
+        await settle()
+        assert b.synced[code] == a.synced[code]
+        for hub in (a, b):
+            await hub.stop()
+            hub.store.close()
+
+    asyncio.run(asyncio.wait_for(main(), 60))

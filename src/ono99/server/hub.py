@@ -216,6 +216,16 @@ class Hub:
             return result
         raise SessionError("busy", "the table is busy; try again")
 
+    def fresh(self, code: str) -> Table | None:
+        """The table as storage holds it now: our copy, caught up first when another process
+        has written since (its note not here yet, or its writer died before sending it). What
+        a new connection is greeted with, and what an HTTP answer shows."""
+        table = self.get(code)
+        if table is not None and self._behind(code):
+            self._catch_up(code)
+            table = self.tables.get(code)
+        return table
+
     def _behind(self, code: str) -> bool:
         """Whether another process has written the table since we last heard (only asked
         before refusing a command: a refusal must not come from a stale copy)."""
@@ -228,12 +238,9 @@ class Hub:
     def attach(self, code: str, who: Identity, sub: Subscriber) -> bool:
         """A connection said hello: it gets the welcome, the table and the game, then
         everything announced after them, in order. False: there is no such table."""
-        table = self.get(code)
+        table = self.fresh(code)
         if table is None:
             return False
-        if self._behind(code):  # e.g. its writer died before its note went out
-            self._catch_up(code)
-            table = self.tables[code]
         now = self.now()
         sub.send(
             dumps(
@@ -501,6 +508,9 @@ class Hub:
 
     def _on_change(self, table: Table, note: dict[str, Any]) -> None:
         code = table.code
+        # Its notes are coming (late, perhaps: a busy process): no reason for the sweep to read
+        # the table; a gap in them is seen below.
+        self._suspects.pop(code, None)
         seq, game, moves = self.synced.get(code, (0, 0, 0))
         if note["seq"] <= seq:
             return  # seen already (we caught up from storage first)
@@ -562,8 +572,9 @@ class Hub:
         codes = list(self.tables) if codes is None else [c for c in codes if c in self.tables]
         stored = self.store.seqs(codes)
         # A note still on its way is no reason to read a table: only one that storage held
-        # newer at this table's last sweep and has still not arrived is (else, under load,
-        # sweeps that read every table whose note is late make every note later still).
+        # newer at this table's last sweep, and that no note has come for since, is (else,
+        # under load, sweeps that read every table whose note is late make every note later
+        # still).
         suspects = {c: self._suspects.pop(c) for c in codes if c in self._suspects}
         for code, seq in stored.items():
             have = self.synced.get(code, (0, 0, 0))[0]

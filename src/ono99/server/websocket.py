@@ -141,7 +141,14 @@ async def _hello(ws: WebSocket, hub: Hub, code: str) -> Identity:
     table = hub.get(code)
     if table is None:
         raise SessionError("not_found", "there is no such table")
-    return table.identify(cmd.token)
+    try:
+        return table.identify(cmd.token)
+    except SessionError:
+        # The seat may have been taken on another process a moment ago: ask storage.
+        table = hub.fresh(code)
+        if table is None:
+            raise
+        return table.identify(cmd.token)
 
 
 async def _refuse(ws: WebSocket, exc: SessionError, close: int) -> None:
