@@ -8,7 +8,11 @@ games are played: the client whose turn it is waits a think time, then sends a l
 when a game ends its host starts another. For every move the time is taken from the moment
 it is sent to the moment the *last* seat of its table has received the update announcing it
 (so it includes validation, the SQLite commit, the per-seat views and the fan-out), and the
-p50/p90/p99 of that latency are reported, with moves per second and the CPU the server used.
+p50/p90/p99 of that latency are reported, with moves per second. The clients run in
+``--clients`` processes of their own (the tables dealt among them), and every CPU second of the
+measured window is accounted for — the servers, the clients, PostgreSQL, Redis and the rest of
+the machine — in cores and in CPU milliseconds per move, so that neither the load generator
+nor other work on the machine passes for the server's own cost.
 
 Run by hand, never from the test suite:
 
