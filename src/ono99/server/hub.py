@@ -214,6 +214,16 @@ class Hub:
             return result
         raise SessionError("busy", "the table is busy; try again")
 
+    def fresh(self, code: str) -> Table | None:
+        """The table as storage holds it now: a read (an HTTP look, a new connection) on
+        one process sees what another process wrote the moment before, even when that
+        process's note has not reached us yet (or died with it). One indexed read."""
+        table = self.get(code)
+        if table is not None and self._behind(code):
+            self._catch_up(code)
+            table = self.tables[code]
+        return table
+
     def _behind(self, code: str) -> bool:
         """Whether another process has written the table since we last heard (only asked
         before refusing a command: a refusal must not come from a stale copy)."""
@@ -226,12 +236,9 @@ class Hub:
     def attach(self, code: str, who: Identity, sub: Subscriber) -> bool:
         """A connection said hello: it gets the welcome, the table and the game, then
         everything announced after them, in order. False: there is no such table."""
-        table = self.get(code)
+        table = self.fresh(code)  # e.g. its writer died before its note went out
         if table is None:
             return False
-        if self._behind(code):  # e.g. its writer died before its note went out
-            self._catch_up(code)
-            table = self.tables[code]
         now = self.now()
         sub.send(
             dumps(
