@@ -320,3 +320,14 @@ def test_redis_goes_away_and_comes_back_and_no_move_is_lost() -> None:
     finally:
         proxy.close()
     check_streams(record.text, [clients])
+
+
+def test_a_seat_taken_on_one_process_is_seen_at_once_from_another() -> None:
+    # A read must not come from a stale copy: the join's note may still be on its way.
+    with running_cluster(2) as cluster:
+        first, second = cluster.processes
+        for i in range(20):
+            code = create_table(first.url, ["human", "human"])["code"]
+            assert join(second.url, code, f"Ben{i}")["seat"] == 1
+            seen = httpx.get(f"{first.url}/api/tables/{code}", timeout=TIMEOUT).json()
+            assert [s["name"] for s in seen["seats"]] == ["Ana", f"Ben{i}"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -443,3 +444,62 @@ def test_a_mirror_match_moves_no_rating_and_a_better_bot_rates_higher() -> None:
     ratings = mixed.summary()["ratings"]
     assert [r["bot"] for r in ratings["bots"]] == ["greedy", "random"]
     assert ratings["params"]["tau"] == 0.0
+
+
+BROKEN_BOTS = '''
+from ono99.bots import GreedyBot
+from ono99.engine import Action
+
+
+class Crashes:
+    """crashes on its third move"""
+
+    def __init__(self, seed=None):
+        self.greedy, self.moves = GreedyBot(seed), 0
+
+    def choose(self, view):
+        self.moves += 1
+        if self.moves == 3:
+            raise KeyError("hands")
+        return self.greedy.choose(view)
+
+
+class Cheats:
+    """always tries to play a 9"""
+
+    def choose(self, view):
+        return Action.parse("play 9")
+'''
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        (
+            "Crashes",
+            r"error: bot 'bots.py:Crashes' at seat (\d) raised KeyError: 'hands' \(move \d+\)",
+        ),
+        (
+            "Cheats",
+            r"error: bot 'bots.py:Cheats' at seat (\d) chose an illegal action: seat \1 tried",
+        ),
+    ],
+)
+def test_an_outside_bot_that_fails_is_one_line(
+    bot: str, message: str, workers: str, tmp_path: Path
+) -> None:
+    (tmp_path / "bots.py").write_text(BROKEN_BOTS, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "ono99", "tournament", "--bots", f"bots.py:{bot},greedy"]
+        + ["-n", "6", "-j", workers, "--seed", "3"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "ONO99_HOME": str(tmp_path / "home")},
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stderr
+    assert re.match(message, result.stderr), result.stderr  # games in parallel: any seat
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert list((tmp_path / "home" / "tournaments").iterdir()) == []  # nothing left behind

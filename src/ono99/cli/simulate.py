@@ -24,9 +24,11 @@ from rich.table import Table
 
 from ..engine import Rules
 from ..sim.batch import play_batch, play_seeded
+from ..sim.driver import BotError
 from .command import Command
 from .options import (
     BadOptions,
+    CliError,
     bot_list,
     bots_here,
     build_rules,
@@ -148,13 +150,21 @@ def simulate_command(
     if seed is None:
         seed = secrets.randbelow(2**31)
     console = Console(force_terminal=sys.stdout.isatty(), highlight=False, emoji=False)
-    if console.is_terminal and not as_json:
-        columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task("games", total=games)
-            tally = run_games(rules, bots, games, seed, lambda: progress.advance(task))
-    else:
-        tally = run_games(rules, bots, games, seed)
+    try:
+        if console.is_terminal and not as_json:
+            columns = (
+                TextColumn("games"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+            )
+            with Progress(*columns, console=console, transient=True) as progress:
+                task = progress.add_task("games", total=games)
+                tally = run_games(rules, bots, games, seed, lambda: progress.advance(task))
+        else:
+            tally = run_games(rules, bots, games, seed)
+    except BotError as exc:
+        raise CliError(str(exc)) from None
     if as_json:
         result = {
             "games": tally.games,

@@ -35,6 +35,7 @@ from rich.table import Table
 
 from ..bots import UnknownBotError, bot_info, check_bot
 from ..invocation import pip_install
+from ..sim.driver import BotError
 from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
 from .command import Command
 from .options import (
@@ -334,7 +335,7 @@ def tournament_command(
             _save_all(run, results, saved)
     except KeyboardInterrupt:
         pass  # a second Ctrl-C: stop at once, keep what there is
-    except ConnectionError as exc:
+    except (ConnectionError, BotError) as exc:
         games_path.unlink()
         if out is None:
             folder.rmdir()  # made for this run, and still empty

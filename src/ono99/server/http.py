@@ -151,7 +151,7 @@ async def table_info(request: Request) -> Response:
     try:
         code = _table_code(request)
         hub = _hub(request)
-        table = hub.fresh(code)  # not a copy another process has moved on from
+        table = hub.fresh(code)
         if table is None:
             raise SessionError("not_found", "there is no such table")
     except SessionError as exc:

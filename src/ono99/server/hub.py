@@ -217,13 +217,13 @@ class Hub:
         raise SessionError("busy", "the table is busy; try again")
 
     def fresh(self, code: str) -> Table | None:
-        """The table as storage holds it now: our copy, caught up first when another process
-        has written since (its note not here yet, or its writer died before sending it). What
-        a new connection is greeted with, and what an HTTP answer shows."""
+        """The table as storage holds it now: a read (an HTTP look, a new connection) on
+        one process sees what another process wrote the moment before, even when that
+        process's note has not reached us yet (or died with it). One indexed read."""
         table = self.get(code)
         if table is not None and self._behind(code):
             self._catch_up(code)
-            table = self.tables.get(code)
+            table = self.tables[code]
         return table
 
     def _behind(self, code: str) -> bool:
@@ -238,7 +238,7 @@ class Hub:
     def attach(self, code: str, who: Identity, sub: Subscriber) -> bool:
         """A connection said hello: it gets the welcome, the table and the game, then
         everything announced after them, in order. False: there is no such table."""
-        table = self.fresh(code)
+        table = self.fresh(code)  # e.g. its writer died before its note went out
         if table is None:
             return False
         now = self.now()

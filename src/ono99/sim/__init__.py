@@ -1,5 +1,5 @@
 """Playing many games: drivers, self-play and statistics."""
 
-from .driver import play_game
+from .driver import BotError, play_game
 
-__all__ = ["play_game"]
+__all__ = ["BotError", "play_game"]

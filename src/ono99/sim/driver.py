@@ -18,9 +18,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..bots import Agent, OmniscientBot
-from ..engine import Action, Rules, State, apply, new_game, to_act, view
+from ..engine import Action, IllegalActionError, Rules, State, apply, new_game, to_act, view
 
 Choose = Callable[[Agent, State, int], Action]
+
+
+class BotError(RuntimeError):
+    """A bot failed: it raised, or chose an action the engine refused. Shipped bots never do;
+    an outside bot (``ono99.bots`` by import path or entry point) may. The message is one
+    line naming the bot, its seat, the move and the error; the game is abandoned as it was."""
+
+    def __init__(self, message: str, seat: int, bot: str) -> None:
+        super().__init__(message, seat, bot)  # all three, so that it crosses a process pool
+        self.seat, self.bot = seat, bot
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 def decide(agent: Agent, state: State, seat: int) -> Action:
@@ -51,13 +64,25 @@ def advance(
         agent = agents[seat]
         if agent is None:
             break
-        action = choose(agent, state, seat)
+        try:
+            action = choose(agent, state, seat)
+        except Exception as exc:
+            raise _failed(agent, seat, state, f"raised {type(exc).__name__}: {exc}") from exc
         if before is not None:
             before(state, seat, action)
-        state = apply(state, seat, action)
+        try:
+            state = apply(state, seat, action)
+        except IllegalActionError as exc:
+            raise _failed(agent, seat, state, f"chose an illegal action: {exc}") from exc
         if on_state is not None:
             on_state(state)
     return state
+
+
+def _failed(agent: Agent, seat: int, state: State, what: str) -> BotError:
+    name = getattr(agent, "name", None)
+    name = name if isinstance(name, str) else type(agent).__name__
+    return BotError(f"bot {name!r} at seat {seat} {what} (move {state.moves + 1})", seat, name)
 
 
 def play_game(

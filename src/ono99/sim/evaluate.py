@@ -37,7 +37,7 @@ from typing import Any
 from ..bots import Agent, Bot, check_bot, make_bot, make_opponent
 from ..engine import ALL_ACTIONS, Action, Rules, State, View, make_rules, to_act
 from .batch import derived_seed
-from .driver import play_game
+from .driver import BotError, play_game
 from .stats import wilson_interval
 
 Policy = Callable[[Any, Any], Any]
@@ -248,7 +248,12 @@ def evaluate(
             if not state.over and to_act(state) == seat:
                 asked[0] += 1
 
-        state = play_game(rules, bots, derived_seed("evaluate", seed, i), on_state=count)
+        try:
+            state = play_game(rules, bots, derived_seed("evaluate", seed, i), on_state=count)
+        except BotError as exc:
+            if isinstance(exc.__cause__, IllegalPolicyAction):
+                raise exc.__cause__ from None  # the policy's own words, with its obs and mask
+            raise
         decisions += asked[0]
         played[seat] += 1
         if seat in state.winners:
