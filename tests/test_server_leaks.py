@@ -127,7 +127,7 @@ def test_every_message_is_exactly_what_its_connection_may_see(
     seed = str(record.seed)
     checked = 0
     for seat, client in clients.items():
-        seen_moves = []
+        position = -1  # the moves that this connection has been shown
         for raw, message in zip(client.raw, client.messages, strict=True):
             assert keys(message) <= ALLOWED_KEYS, keys(message) - ALLOWED_KEYS
             moves = message.get("moves", 0)
@@ -147,15 +147,19 @@ def test_every_message_is_exactly_what_its_connection_may_see(
                     assert message["events"] == encode_events(state.events(before.event_count))
                     seat_, action = record.actions[moves - 1]
                     assert (message["seat"], message["action"]) == (seat_, str(action))
-                    seen_moves.append(moves)
+                    assert moves == position + 1, (client.label, moves, position)
                 else:
+                    # The whole game so far. On many processes one may catch up on a move
+                    # made elsewhere by sending it whole: never a step back.
                     assert message["log"] == encode_events(state.events())
+                    assert moves >= position, (client.label, moves, position)
+                position = moves
                 checked += 1
             elif message["type"] == "error":
                 assert message["code"] in ("stale", "illegal", "not_your_turn", "over"), message
                 assert seed not in raw
-        # Each connection saw every move, once, in order.
-        assert seen_moves == list(range(1, len(record.actions) + 1))
-    assert checked == len(clients) * (len(record.actions) + 1)  # a state, then each update
+        # Each connection was shown every move, in order, no update twice, up to the end.
+        assert position == len(record.actions), (client.label, position)
+    assert checked >= len(clients) * 2  # a state, then at least one update or state each
     by = record.meta["by"]
     assert {by[i] for i, (s, _) in enumerate(record.actions) if s == 2} == {"bot"}
