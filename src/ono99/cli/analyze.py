@@ -159,11 +159,10 @@ def analyze_command(
         ) from None
     if games < 1:
         raise BadOptions(f"--games must be at least 1, not {games}")
-    n_strong = analysis.default_strong_games(games) if strong_games is None else strong_games
+    strong, _, n_strong = analysis.strong_settings(games, strong_games, strong)
     if n_strong < 1:
         raise BadOptions(f"--strong-games must be at least 1, not {n_strong}")
     workers = workers_value(workers)
-    strong = strong or analysis.strong_default()
     if strong not in BOTS:
         raise BadOptions(f"unknown bot {strong!r}; the bots are {', '.join(offered_bots())}")
     try:
