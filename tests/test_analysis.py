@@ -18,8 +18,10 @@ from ono99.bots import BOTS
 from ono99.engine import Event
 from ono99.engine.cards import MINUS_TEN, PLAY2, REVERSE, parse_card
 from ono99.sim.experiments import (
+    EXPERIMENTS,
     Analysis,
     Estimate,
+    Run,
     build_bot,
     card_effects,
     chi_square_sf,
@@ -31,12 +33,12 @@ from ono99.sim.experiments import (
     house_rules,
     paired_difference,
     proportion,
-    run_all,
     seat_order,
     strong_default,
     to_plain,
 )
 from ono99.sim.report import write_report
+from ono99.sim.report.markdown import SECTIONS
 
 PNGS = (
     "seat_order.png",
@@ -242,7 +244,8 @@ def test_a_seed_repeats_a_run_and_workers_do_not_change_it() -> None:
 @pytest.fixture(scope="module")
 def small_run() -> Analysis:
     ticks: list[int] = []
-    result = run_all(4, seed=21, strong_games=3, strong="greedy", on_game=lambda: ticks.append(1))
+    run = Run(4, seed=21, strong_games=3, strong="greedy")
+    result = run.run(on_game=lambda: ticks.append(1))
     assert len(ticks) == game_counts(4, 3)
     return result
 
@@ -264,6 +267,10 @@ def test_report_and_every_plot_are_written(small_run: Analysis, tmp_path: Path) 
     assert results["command"] == command
     assert results["seed"] == 21 and results["games"] == 4 and results["strong_games"] == 3
     assert len(results["seat_order"]) == 10 and len(results["house_rules"]) == 10
+
+
+def test_the_report_has_a_section_per_experiment_in_their_order() -> None:
+    assert [section.field for section in SECTIONS] == list(EXPERIMENTS)
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

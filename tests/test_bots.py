@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from hidden import hide
 from invariants import config_id, random_states, sweep_configs
 from ono99.bots import (
     BOT_INFO,
@@ -42,7 +43,6 @@ from ono99.engine import (
 )
 from ono99.engine.cards import counts
 from ono99.sim import play_game
-from test_views_leak import hide
 
 CONFIGS = sweep_configs()
 SOME = CONFIGS[::13]  # both editions, every match format, many option profiles and player counts

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from hidden import hide
 from ono99.bots import ExpertBot, GreedyBot
 from ono99.bots.determinize import Determinizer, hidden_seats
 from ono99.bots.inference import Constraint, Inference, InferringSampler, kinds_not_held
 from ono99.engine import Rules, State, apply_unchecked, make_rules, new_game, to_act, view
 from ono99.engine.cards import HOLD, MINUS_TEN, PLAY2, REVERSE, counts
-from test_views_leak import hide
 
 R2022 = make_rules("2022", players=4)
 R1980 = make_rules("1980", players=4)

@@ -13,12 +13,12 @@ from pathlib import Path
 from click.testing import CliRunner
 from rich.console import Console
 
+from hidden import hide
 from ono99.bots import make_bot
 from ono99.cli.main import main
 from ono99.cli.play import TerminalGame
 from ono99.engine import make_rules, to_act, view
 from test_cli_play import check_transcript, run_cli, script
-from test_views_leak import hide
 
 HINT_HEAD = re.compile(r"^  Hint \(expert\): estimated chance to win( the match)?$", re.M)
 HINT_LINE = re.compile(r"^    (\S.*?) +(\d+)%(  ◀ suggested)?$")

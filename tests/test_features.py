@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hidden import differs, hide
 from invariants import config_id, random_states, sweep_configs
 from ono99.engine import DRAW, PLAY, State, apply, make_rules, view
 from ono99.engine.cards import DECK_COUNTS, MINUS_TEN, ONO99, PLAY2, REVERSE
@@ -29,8 +30,7 @@ from ono99.features import (
     public_of,
 )
 from positions import position
-from test_records_property import play_prefix, rule_sets
-from test_views_leak import differs, hide
+from strategies import play_prefix, rule_sets
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")

@@ -36,7 +36,7 @@ from ono99.env.vector import greedy_actions
 from ono99.fast.contract import BATCH
 from ono99.fast.playout import Playout
 from ono99.sim.fast import Deal, FastBatch
-from test_records_property import rule_sets
+from strategies import rule_sets
 
 SETTINGS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 BOT = GreedyBot()

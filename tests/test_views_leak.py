@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from hidden import differs, hide
 from invariants import ENGINE, choose, config_id, random_states, sweep_configs
 from ono99.engine import (
     DRAW,
-    OUT,
     Event,
     IllegalActionError,
     Setup,
@@ -39,38 +39,6 @@ BIG_SEED = 987_654_321_000  # far from any total, size or score, so it can be se
 SAMPLES = 12  # states looked at per game
 
 
-def hide(state: State, seat: int | None, rng: random.Random) -> State:
-    """``state`` with everything ``seat`` (None: a spectator) may not see changed."""
-    rules = state.rules
-    n = rules.players
-    single = rules.match == "single"
-    hidden = [t for t in range(n) if t != seat and not (single and state.status[t] == OUT)]
-    cards = [c for t in hidden for c in state.hands[t]] + list(state.pile[state.pile_pos :])
-    rng.shuffle(cards)
-    hands = list(state.hands)
-    pos = 0
-    for t in hidden:
-        k = len(state.hands[t])
-        hands[t] = tuple(sorted(cards[pos : pos + k]))
-        pos += k
-    drawn = list(state.pile[: state.pile_pos])
-    rng.shuffle(drawn)
-    pile = (*drawn, *cards[pos:])
-
-    def scramble(cards: tuple[int, ...]) -> tuple[int, ...]:
-        out = list(cards)
-        rng.shuffle(out)
-        return tuple(out)
-
-    return state._replace(
-        hands=tuple(hands),
-        pile=pile,
-        setup=Setup(state.setup.seed + 1 + rng.randrange(10**6), state.setup.dealer),
-        decks_used=tuple(scramble(d) for d in state.decks_used),
-        reshuffles_used=tuple(scramble(r) for r in state.reshuffles_used),
-    )
-
-
 def sampled_states(index: int, rules) -> Iterator[State]:
     states = list(random_states(rules, BIG_SEED + index))
     rng = random.Random(index)
@@ -85,17 +53,6 @@ def sampled_states(index: int, rules) -> Iterator[State]:
 
 def viewers(state: State) -> list[int | None]:
     return [None, *range(state.rules.players)]
-
-
-def differs(state: State, other: State, seat: int | None) -> bool:
-    return (
-        any(
-            a != b
-            for t, (a, b) in enumerate(zip(state.hands, other.hands, strict=True))
-            if t != seat
-        )
-        or state.pile[state.pile_pos :] != other.pile[other.pile_pos :]
-    )
 
 
 @pytest.mark.parametrize(

@@ -307,6 +307,15 @@ def encode_public(public: Public, rules: Rules) -> np.ndarray:
     return out
 
 
+def legal_mask(v: View) -> np.ndarray:
+    """The int8 mask of the 18 actions (``ALL_ACTIONS``), 1 where the view's seat may play
+    it: the mask beside every observation of the RL environments and of ``evaluate``."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for action in v.legal:
+        mask[action.index] = 1
+    return mask
+
+
 def encode(v: View) -> np.ndarray:
     """The observation vector of one seat's view, shape (OBS_SIZE,), float32: bit for bit
     ``encode_public(public_of([v]), v.rules)[0]``, computed without the batch arrays."""
@@ -486,6 +495,7 @@ __all__ = [
     "encode",
     "encode_public",
     "feature_table_markdown",
+    "legal_mask",
     "observation_bounds",
     "public_of",
 ]

@@ -20,11 +20,10 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.console import Console
 
-from ..bots import BOTS, UnknownBotError, check_bot, offered_bots
 from ..invocation import pip_install
 from ..sim.experiments import STRONG_SHARE
 from .command import Command
-from .options import BadOptions, CliError, workers_option, workers_value
+from .options import BadOptions, CliError, bot_name, workers_option, workers_value
 
 if TYPE_CHECKING:
     from ..sim.experiments import Run
@@ -159,17 +158,11 @@ def analyze_command(
         ) from None
     if games < 1:
         raise BadOptions(f"--games must be at least 1, not {games}")
-    n_strong = analysis.default_strong_games(games) if strong_games is None else strong_games
+    strong, _, n_strong = analysis.strong_settings(games, strong_games, strong)
     if n_strong < 1:
         raise BadOptions(f"--strong-games must be at least 1, not {n_strong}")
     workers = workers_value(workers)
-    strong = strong or analysis.strong_default()
-    if strong not in BOTS:
-        raise BadOptions(f"unknown bot {strong!r}; the bots are {', '.join(offered_bots())}")
-    try:
-        check_bot(strong)
-    except UnknownBotError as exc:  # e.g. learned without its extra
-        raise BadOptions(str(exc)) from None
+    bot_name(strong)  # one line for an unknown bot, or one without its extra
     strong_options = parse_strong_options(strong_option_texts)
     try:
         analysis.build_bot(strong, 0, strong_options)

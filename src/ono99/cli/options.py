@@ -117,16 +117,40 @@ def bots_here() -> str:
     return f"Bots: {', '.join(offered_bots())}" + "".join(f"; {m}" for m in missing) + "."
 
 
-def bot_list(text: str) -> list[str]:
-    """Bot names from "greedy,random,…"; an unknown one is a one-line usage error."""
+OUTSIDE_BOTS = " An outside bot is named by its import path, package.module:Factory."
+
+
+def bots_option(default: str, help: str, outside: bool = False) -> Callable[[F], F]:
+    """``--bots NAME,…`` (into ``bots_text``, for ``bot_list``): its help ends with the bots
+    offered here, and ``outside`` bots when the command takes them."""
+    more = bots_here() + (OUTSIDE_BOTS if outside else "")
+    return click.option(
+        "--bots",
+        "bots_text",
+        default=default,
+        show_default=True,
+        metavar="NAME,…",
+        help=f"{help} {more}",
+    )
+
+
+def bot_name(name: str, outside: bool = False) -> str:
+    """A bot that can be built here; an unknown one, or one whose extra is missing, is a
+    one-line usage error. ``outside``: an outside bot's import path is welcome too."""
+    if not outside and name not in BOTS:
+        raise BadOptions(f"unknown bot {name!r}; the bots are {', '.join(offered_bots())}")
+    try:
+        check_bot(name)
+    except UnknownBotError as exc:
+        raise BadOptions(str(exc)) from None
+    return name
+
+
+def bot_list(text: str, outside: bool = False) -> list[str]:
+    """Bot names from "greedy,random,…" (a name may repeat), each checked by ``bot_name``."""
     names = [part.strip() for part in text.split(",")]
-    for name in names:
-        if name not in BOTS:
-            raise BadOptions(f"unknown bot {name!r}; the bots are {', '.join(offered_bots())}")
-        try:
-            check_bot(name)
-        except UnknownBotError as exc:
-            raise BadOptions(str(exc)) from None
+    for name in dict.fromkeys(names):
+        bot_name(name, outside)
     return names
 
 

@@ -44,7 +44,7 @@ from .options import (
     BadOptions,
     CliError,
     bot_list,
-    bots_here,
+    bots_option,
     build_rules,
     edition_option,
     lang_option,
@@ -297,14 +297,7 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     metavar="N",
     help="Number of players, you included (2–6). [default: 4, or one per bot + you]",
 )
-@click.option(
-    "--bots",
-    "bots_text",
-    default="greedy",
-    show_default=True,
-    metavar="NAME,…",
-    help="Bots for the other seats: one name for all, or one per seat. " + bots_here(),
-)
+@bots_option("greedy", "Bots for the other seats: one name for all, or one per seat.")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
 @click.option("--name", default=None, help="Your name in the log. [default: You, in your language]")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles. [default: random]")

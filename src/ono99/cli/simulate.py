@@ -30,7 +30,7 @@ from .options import (
     BadOptions,
     CliError,
     bot_list,
-    bots_here,
+    bots_option,
     build_rules,
     edition_option,
     rule_options,
@@ -115,13 +115,9 @@ def table_of(tally: Tally) -> Table:
     epilog="\b\nExamples:\n  ono99 simulate --bots greedy,random,random,random --games 1000"
     "\n  ono99 simulate --bots greedy,greedy --edition 1980 --games 200 --seed 1 --json",
 )
-@click.option(
-    "--bots",
-    "bots_text",
-    default="greedy,random,random,random",
-    show_default=True,
-    metavar="NAME,…",
-    help="One bot per seat; the number of bots is the number of players. " + bots_here(),
+@bots_option(
+    "greedy,random,random,random",
+    "One bot per seat; the number of bots is the number of players.",
 )
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Games to play.")
 @click.option(

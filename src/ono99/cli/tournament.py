@@ -33,7 +33,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..bots import UnknownBotError, bot_info, check_bot
+from ..bots import bot_info
 from ..invocation import pip_install
 from ..sim.driver import BotError
 from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
@@ -41,7 +41,8 @@ from .command import Command
 from .options import (
     BadOptions,
     CliError,
-    bots_here,
+    bot_list,
+    bots_option,
     build_rules,
     edition_option,
     rule_options,
@@ -77,17 +78,6 @@ def prepare_out(out: Path | None) -> Path:
     except OSError as exc:
         raise CliError(f"cannot create {path}: {exc.strerror or exc}") from None
     return path
-
-
-def check_bots(text: str) -> list[str]:
-    """Bot names from "expert,greedy,…"; any bot the registry can build here is welcome."""
-    names = [part.strip() for part in text.split(",")]
-    for name in dict.fromkeys(names):
-        try:
-            check_bot(name)
-        except UnknownBotError as exc:
-            raise BadOptions(str(exc)) from None
-    return names
 
 
 # --------------------------------------------------------------------------- progress
@@ -234,15 +224,10 @@ class Stopper:
     "\n  ono99 tournament --bots greedy,random --edition 1980 --match points --seed 1"
     "\n  ono99 tournament --bots greedy,greedy,random --address tcp://10.0.0.5:8786",
 )
-@click.option(
-    "--bots",
-    "bots_text",
-    default="greedy,random,random,random",
-    show_default=True,
-    metavar="NAME,…",
-    help="The lineup, one bot per player (a name may repeat); seats rotate every game. "
-    + bots_here()
-    + " An outside bot is named by its import path, package.module:Factory.",
+@bots_option(
+    "greedy,random,random,random",
+    "The lineup, one bot per player (a name may repeat); seats rotate every game.",
+    outside=True,
 )
 @click.option("--games", "-n", type=int, default=2000, show_default=True, help="Games to play.")
 @click.option(
@@ -287,7 +272,7 @@ def tournament_command(
     seed gives the same games and the same summary, whoever plays them. Every game record
     goes to DIR/games.jsonl, in game order; the results to DIR/summary.json.
     """
-    bots = check_bots(bots_text)
+    bots = bot_list(bots_text, outside=True)
     if not 2 <= len(bots) <= 6:
         raise BadOptions(f"--bots: a game needs 2 to 6 players, not {len(bots)}")
     if games < 1:

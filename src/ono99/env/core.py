@@ -11,9 +11,9 @@ import numpy as np
 
 from ..engine import ALL_ACTIONS, DISCARD, DRAW, OUT, State, View
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
+from ..features import NUM_ACTIONS, legal_mask
 from ..i18n import card_label
 
-NUM_ACTIONS = len(ALL_ACTIONS)
 WIN = 1.0  # shared among tied winners: each of k winners gets WIN / k
 LOSS = -1.0
 ILLEGAL = -1.0  # the default penalty for an illegal action, which ends the episode
@@ -30,12 +30,9 @@ def action_index(action: object) -> int | None:
 
 
 def action_mask(v: View, acting: bool) -> np.ndarray:
-    """An int8 mask of the 18 actions: this seat's legal actions if it is the seat asked now."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    if acting:
-        for action in v.legal:
-            mask[action.index] = 1
-    return mask
+    """An int8 mask of the 18 actions: this seat's legal actions (``features.legal_mask``) if
+    it is the seat asked now, else none."""
+    return legal_mask(v) if acting else np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
 def final_reward(state: State, seat: int) -> float:

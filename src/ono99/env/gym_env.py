@@ -27,8 +27,7 @@ from ..engine import ALL_ACTIONS, OUT, Rules, State, apply, make_rules, new_game
 from ..features import encode, observation_bounds
 from ..sim.driver import advance
 from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
-from .core import render_text as _render_text
-from .render import text_image
+from .render import check_render_mode, render_view
 
 Opponent = str | Agent
 MAX_DEALS = 10_000  # re-deals allowed at a reset before giving up (see _deal)
@@ -75,9 +74,7 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
         ):
             raise ValueError(f"seat must be 0 to {n - 1} or 'random', not {seat!r}")
         self.seat_option = seat
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.illegal_reward = float(illegal_reward)
         low, high = observation_bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -122,13 +119,7 @@ class Ono99Env(gym.Env[np.ndarray, np.int64]):
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
-        text = _render_text(view(self._game(), self.seat))
-        if self.render_mode == "ansi":
-            return text
-        if self.render_mode == "rgb_array":
-            return text_image(text)
-        print(text)
-        return None
+        return render_view(view(self._game(), self.seat), self.render_mode)
 
     def close(self) -> None:
         pass

@@ -41,7 +41,7 @@ from ..engine import (
 )
 from ..features import encode, observation_bounds
 from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
-from .core import render_text as _render_text
+from .render import check_render_mode, render_view
 
 Obs = dict[str, np.ndarray]
 
@@ -69,9 +69,7 @@ class Ono99AECEnv(AECEnv[str, Obs, int | None]):
         if rules is not None and options:
             raise ValueError("give either rules= or rule options, not both")
         self.rules = rules if rules is not None else make_rules(edition, **options)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.illegal_reward = float(illegal_reward)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
@@ -149,14 +147,10 @@ class Ono99AECEnv(AECEnv[str, Obs, int | None]):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
-        text = _render_text(view(self._game()))  # the spectator's view: public facts only
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_view(view(self._game()), self.render_mode)  # the spectator's: public facts
 
     def close(self) -> None:
         pass

@@ -4,8 +4,12 @@ and video recorders ask for): the lines of ``render_text`` drawn in a 7 × 14 bi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
+from ..engine import View
+from .core import render_text
 from .glyphs import BITMAPS, CHARS, H, W
 
 MARGIN = 4
@@ -17,6 +21,25 @@ _GLYPHS = np.array(
 ).reshape(len(BITMAPS), H, W)
 _INDEX = {c: i for i, c in enumerate(CHARS)}
 _UNKNOWN = _INDEX["?"]
+
+
+def check_render_mode(mode: str | None, modes: Sequence[str]) -> str | None:
+    """``mode`` if it is one of the environment's ``modes`` (or None); else a ValueError."""
+    if mode is not None and mode not in modes:
+        raise ValueError(f"render_mode must be one of {list(modes)}")
+    return mode
+
+
+def render_view(v: View, mode: str) -> str | np.ndarray | None:
+    """What ``render()`` gives in ``mode``: the text of the view (``ansi``), its picture
+    (``rgb_array``), or None once the text is printed (``human``)."""
+    text = render_text(v)
+    if mode == "ansi":
+        return text
+    if mode == "rgb_array":
+        return text_image(text)
+    print(text)
+    return None
 
 
 def text_image(text: str) -> np.ndarray:

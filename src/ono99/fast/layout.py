@@ -66,14 +66,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import Rules
+from ..engine import ALL_ACTIONS, Rules
 from ..engine.cards import CARD_POINTS, DECK_COUNTS, NUM_CARD_KINDS
 
 SEATS = 6  # the most players (C3)
 HAND = 4  # hand slots (T2)
 PILE = max(sum(c) for c in DECK_COUNTS.values())  # 112: the largest deck
 EMPTY = -1  # a free hand slot
-NUM_ACTIONS = 18  # the engine's ALL_ACTIONS: 16 plays by card id, discard ono99, draw
+NUM_ACTIONS = len(ALL_ACTIONS)  # 18: 16 plays by card id, discard ono99, draw
 DISCARD_ACTION = 16
 DRAW_ACTION = 17  # never legal here: the draw penalty (X2) is not simulated
 

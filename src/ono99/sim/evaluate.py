@@ -112,9 +112,7 @@ class PolicyBot:
 
     def __init__(self, policy: Policy, name: str = "policy") -> None:
         try:
-            import numpy as np
-
-            from ..features import encode
+            from ..features import encode, legal_mask
         except ImportError as error:  # pragma: no cover - depends on the installation
             from ..invocation import pip_install
 
@@ -123,16 +121,13 @@ class PolicyBot:
             ) from error
         self.name = name
         self._policy = policy
-        self._np = np
         self._encode = encode
+        self._legal_mask = legal_mask
         self.decisions = 0
 
     def mask(self, view: View) -> Any:
         """The int8 mask of the 18 actions, 1 where legal (as the RL environments give it)."""
-        mask = self._np.zeros(len(ALL_ACTIONS), dtype=self._np.int8)
-        for action in view.legal:
-            mask[action.index] = 1
-        return mask
+        return self._legal_mask(view)
 
     def choose(self, view: View) -> Action:
         mask = self.mask(view)

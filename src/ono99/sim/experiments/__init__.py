@@ -39,6 +39,7 @@ from .core import (
     build_bot,
     default_strong_games,
     strong_default,
+    strong_settings,
 )
 from .estimates import (
     Distribution,
@@ -52,7 +53,7 @@ from .estimates import (
 from .events import count_turns, danger_outcomes, is_knockout, position_of
 from .game_length import LengthCell, game_length
 from .house_rules import HOUSE_RULES, HouseRuleCell, house_rule_sets, house_rules
-from .run import EXPERIMENTS, Analysis, Phase, Run, game_counts, plan, run_all
+from .run import EXPERIMENTS, Analysis, Phase, Run, game_counts, plan
 from .seat_order import SeatOrderCell, seat_order
 
 __all__ = [
@@ -91,8 +92,8 @@ __all__ = [
     "plan",
     "position_of",
     "proportion",
-    "run_all",
     "seat_order",
     "strong_default",
+    "strong_settings",
     "to_plain",
 ]

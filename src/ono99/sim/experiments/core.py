@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from ...bots import BOTS, Bot
 from ...engine import State, make_rules
@@ -46,6 +46,30 @@ def strong_default() -> str:
 def default_strong_games(games: int) -> int:
     """The strong bot's games per rule set when not given: one per ``STRONG_SHARE`` games."""
     return max(1, math.ceil(games / STRONG_SHARE))
+
+
+class Strong(NamedTuple):
+    """The strong bot of the house rules' edge games, with its options and its games per
+    rule set."""
+
+    name: str
+    options: dict[str, Any]
+    games: int
+
+
+def strong_settings(
+    games: int,
+    strong_games: int | None = None,
+    strong: str | None = None,
+    strong_options: dict[str, Any] | None = None,
+) -> Strong:
+    """The strong bot's settings with their defaults filled in: ``strong_default()``, no
+    options, ``default_strong_games(games)`` games per rule set."""
+    return Strong(
+        strong or strong_default(),
+        dict(strong_options or {}),
+        default_strong_games(games) if strong_games is None else strong_games,
+    )
 
 
 def build_bot(name: str, seed: int, options: dict[str, Any] | None = None) -> Bot:

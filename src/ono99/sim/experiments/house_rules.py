@@ -19,9 +19,8 @@ from .core import (
     Cell,
     OnGame,
     build_bot,
-    default_strong_games,
     run_cells,
-    strong_default,
+    strong_settings,
 )
 from .estimates import Estimate, mean_of, paired_difference, proportion
 from .game_length import length_game, lengths
@@ -129,9 +128,7 @@ def house_rules(
     ``strong_games`` (default: ``default_strong_games(games)``) games against
     ``players - 1`` ``bot`` opponents, in every seat in turn. ``on_edges()`` is called
     between the two: the length games are done, the strong bot's begin."""
-    strong = strong or strong_default()
-    strong_options = dict(strong_options or {})
-    n_strong = default_strong_games(games) if strong_games is None else strong_games
+    strong, strong_options, n_strong = strong_settings(games, strong_games, strong, strong_options)
     sets = rule_sets(editions)
     length_games = run_cells(
         length_game, length_cells(editions, players, bot), games, seed, workers, on_game

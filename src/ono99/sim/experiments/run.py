@@ -20,8 +20,7 @@ from .core import (
     PLAYERS,
     Cell,
     OnGame,
-    default_strong_games,
-    strong_default,
+    strong_settings,
 )
 from .estimates import to_plain
 from .game_length import LengthCell, game_length
@@ -116,10 +115,8 @@ def plan(
     strong: str | None = None,
     strong_options: dict[str, Any] | None = None,
 ) -> tuple[Phase, ...]:
-    """The phases ``run_all`` goes through with these settings, in order."""
-    strong = strong or strong_default()
-    n_strong = default_strong_games(games) if strong_games is None else strong_games
-    opts = dict(strong_options or {})
+    """The phases ``Run.run`` goes through with these settings, in order."""
+    strong, opts, n_strong = strong_settings(games, strong_games, strong, strong_options)
     e, n, b = EDITIONS, PLAYERS, BOT
     return (
         _phase("seat order", "seat_order", seat_cells(e, PLAYER_COUNTS, b), games),
@@ -137,7 +134,7 @@ def plan(
 
 
 def game_counts(games: int, strong_games: int) -> int:
-    """How many games ``run_all`` plays."""
+    """How many games ``Run.run`` plays."""
     return sum(p.games for p in plan(games, strong_games))
 
 
@@ -157,9 +154,9 @@ class Run:
     ) -> None:
         self.games = games
         self.seed = seed
-        self.strong = strong or strong_default()
-        self.strong_games = default_strong_games(games) if strong_games is None else strong_games
-        self.strong_options = dict(strong_options or {})
+        self.strong, self.strong_options, self.strong_games = strong_settings(
+            games, strong_games, strong, strong_options
+        )
         self.workers = workers
         self.phases = plan(games, self.strong_games, self.strong, self.strong_options)
         self.current: Phase | None = None  # the phase being played
@@ -215,26 +212,3 @@ class Run:
             **{name: self.finished.get(name, ()) for name in EXPERIMENTS},
             stopped_during=None if self.current is None else self.current.name,
         )
-
-
-def run_all(
-    games: int,
-    seed: int,
-    *,
-    strong_games: int | None = None,
-    strong: str | None = None,
-    strong_options: dict[str, Any] | None = None,
-    workers: int = 1,
-    on_game: OnGame | None = None,
-    on_phase: Callable[[Phase], None] | None = None,
-) -> Analysis:
-    """All four experiments with ``games`` games per cell and ``strong_games`` (default:
-    ``default_strong_games(games)``) for the strong bot's games."""
-    return Run(
-        games,
-        seed,
-        strong_games=strong_games,
-        strong=strong,
-        strong_options=strong_options,
-        workers=workers,
-    ).run(on_game, on_phase)

@@ -13,9 +13,7 @@ from pathlib import Path
 from ..experiments import Analysis
 from .markdown import report_markdown
 from .plots import (
-    plot_card_attacks,
-    plot_card_knockouts,
-    plot_card_saves,
+    plot_card_effects,
     plot_game_length,
     plot_house_edge,
     plot_house_length,
@@ -40,11 +38,7 @@ def write_report(
     if a.game_length:
         paths.append(plot_game_length(a.game_length, out))
     if a.card_effects:
-        paths += [
-            plot_card_saves(a.card_effects, out),
-            plot_card_attacks(a.card_effects, out),
-            plot_card_knockouts(a.card_effects, out),
-        ]
+        paths += plot_card_effects(a.card_effects, out)
     if a.house_rules:
         paths += [plot_house_length(a.house_rules, out), plot_house_edge(a.house_rules, out)]
     results = out / "results.json"

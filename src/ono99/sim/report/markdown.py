@@ -4,24 +4,21 @@ per experiment."""
 from __future__ import annotations
 
 import platform
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from ... import __version__
 from ..experiments import (
     DANGER_MARGIN,
-    EXPERIMENTS,
     Analysis,
     CardEffects,
     CardRow,
     Estimate,
-    HouseRuleCell,
-    LengthCell,
     SeatOrderCell,
 )
 from .text import (
     MATCH_NAMES,
     ORDINALS,
-    SECTION_NAMES,
     card_label,
     md_table,
     num,
@@ -31,12 +28,31 @@ from .text import (
     pp,
 )
 
+SIGNIFICANT = 0.01  # the level at which a position effect is reported
+COMMON = 30  # a card laid fewer times at a dangerous total is left out of the verdicts
 
-def _seat_section(cells: Sequence[SeatOrderCell]) -> list[str]:
+
+def _position_effects(cells: Sequence[SeatOrderCell]) -> list[SeatOrderCell]:
+    """The configurations whose positions do not win equally often."""
+    return [c for c in cells if c.p_value < SIGNIFICANT]
+
+
+def _largest_gap(cells: Sequence[SeatOrderCell]) -> tuple[SeatOrderCell, int]:
+    """The configuration and position whose win rate is furthest from the fair share."""
+    worst = max(cells, key=lambda c: max(abs(e.value - c.fair) for e in c.rates))
+    k = max(range(worst.players), key=lambda i: abs(worst.rates[i].value - worst.fair))
+    return worst, k
+
+
+def _common(eff: CardEffects) -> list[CardRow]:
+    """The card kinds laid often enough at a dangerous total to be judged."""
+    return [r for r in eff.cards if r.played >= COMMON]
+
+
+def _seat_section(a: Analysis) -> list[str]:
+    cells = a.seat_order
     t = cells[0]
     out = [
-        "## 1. Does the order of play matter?",
-        "",
         f"`{t.bot}` in every seat, each edition's default rules, {t.games:,} games per row; the "
         "first dealer is drawn at random from each game's seed. A seat's *position* is where it "
         "sits relative to that first dealer: 1st plays first in round 1, the dealer plays last. "
@@ -44,9 +60,8 @@ def _seat_section(cells: Sequence[SeatOrderCell]) -> list[str]:
         "whether all positions could win equally often; a small p says they do not.",
         "",
     ]
-    strong = [c for c in cells if c.p_value < 0.01]
-    worst = max(cells, key=lambda c: max(abs(e.value - c.fair) for e in c.rates))
-    k = max(range(worst.players), key=lambda i: abs(worst.rates[i].value - worst.fair))
+    strong = _position_effects(cells)
+    worst, k = _largest_gap(cells)
     out.append(
         f"- In {len(strong)} of {len(cells)} configurations the positions' win rates differ "
         "from equal shares at the 1% level"
@@ -77,11 +92,10 @@ def _seat_section(cells: Sequence[SeatOrderCell]) -> list[str]:
     return out
 
 
-def _length_section(cells: Sequence[LengthCell], seats: Sequence[SeatOrderCell]) -> list[str]:
+def _length_section(a: Analysis) -> list[str]:
+    cells, seats = a.game_length, a.seat_order
     t = cells[0]
     out = [
-        "## 2. How long do games last?",
-        "",
         f"{t.players} × `{t.bot}`, {t.games:,} games per row, each edition's rules with the match "
         "format shown. A *turn* is one player's go (one card, or two when they owe a Play 2); "
         "*actions* are everything the players did (with draws automatic, the cards laid); "
@@ -134,11 +148,10 @@ def _length_section(cells: Sequence[LengthCell], seats: Sequence[SeatOrderCell])
     return out
 
 
-def _card_section(effects: Sequence[CardEffects]) -> list[str]:
+def _card_section(a: Analysis) -> list[str]:
+    effects = a.card_effects
     t = effects[0]
     out = [
-        "## 3. Which cards save players, and which knock them out?",
-        "",
         f"{t.players} × `{t.bot}`, each edition's default rules, {t.games:,} games per edition. "
         f"A total is *dangerous* from max_total − {DANGER_MARGIN} = {t.threshold} up. A player "
         "is *knocked out* when they must play and cannot (eliminated in a single game, losing "
@@ -160,7 +173,7 @@ def _card_section(effects: Sequence[CardEffects]) -> list[str]:
         "",
     ]
     for eff in effects:
-        common = [r for r in eff.cards if r.played >= 30]
+        common = _common(eff)
         above = [r for r in common if r.survived.low > eff.survived.value]
         below = [r for r in common if r.survived.high < eff.survived.value]
         attack = [r for r in common if r.knocked_next.low > eff.knocked_next.value]
@@ -243,11 +256,10 @@ def _card_section(effects: Sequence[CardEffects]) -> list[str]:
     return out
 
 
-def _house_section(cells: Sequence[HouseRuleCell]) -> list[str]:
+def _house_section(a: Analysis) -> list[str]:
+    cells = a.house_rules
     t = cells[0]
     out = [
-        "## 4. What do the house rules change?",
-        "",
         "Each house rule is turned on alone, against the edition's defaults "
         f"({t.players} players). *Length*: {t.games:,} games of {t.players} × {t.bot} per rule "
         "set. *Edge*: the strong bot "
@@ -306,14 +318,33 @@ def _house_section(cells: Sequence[HouseRuleCell]) -> list[str]:
     return out
 
 
+class _Section(NamedTuple):
+    field: str  # the Analysis field it reports
+    topic: str  # what it is about, in a sentence
+    heading: str
+    write: Callable[[Analysis], list[str]]
+
+
+SECTIONS = (  # in the order of the report (and of EXPERIMENTS)
+    _Section("seat_order", "seat order", "1. Does the order of play matter?", _seat_section),
+    _Section("game_length", "game length", "2. How long do games last?", _length_section),
+    _Section(
+        "card_effects",
+        "card effects",
+        "3. Which cards save players, and which knock them out?",
+        _card_section,
+    ),
+    _Section("house_rules", "house rules", "4. What do the house rules change?", _house_section),
+)
+
+
 def _summary(a: Analysis) -> list[str]:
     """The headline of each section, with its interval."""
     out = ["## Summary", ""]
     seats = a.seat_order
     if seats:
-        flagged = [c for c in seats if c.p_value < 0.01]
-        worst = max(seats, key=lambda c: max(abs(e.value - c.fair) for e in c.rates))
-        k = max(range(worst.players), key=lambda i: abs(worst.rates[i].value - worst.fair))
+        flagged = _position_effects(seats)
+        worst, k = _largest_gap(seats)
         out.append(
             f"- **Seat order**: {len(flagged)} of {len(seats)} edition × player-count "
             "configurations show a position effect at the 1% level. The largest gap: "
@@ -333,8 +364,7 @@ def _summary(a: Analysis) -> list[str]:
             + "."
         )
     for eff in a.card_effects:
-        common = [r for r in eff.cards if r.played >= 30]
-        saver = max(common, key=lambda r: r.survived.low, default=None)
+        saver = max(_common(eff), key=lambda r: r.survived.low, default=None)
         sinks = [r for r in eff.cards if r.held_at_knockout.n and r.held_in_danger.n]
         sinker = max(
             sinks, key=lambda r: r.held_at_knockout.value - r.held_in_danger.value, default=None
@@ -433,20 +463,15 @@ def report_markdown(
         "",
     ]
     lines += _summary(a)
-    if a.seat_order:
-        lines += _seat_section(a.seat_order)
-    if a.game_length:
-        lines += _length_section(a.game_length, a.seat_order)
-    if a.card_effects:
-        lines += _card_section(a.card_effects)
-    if a.house_rules:
-        lines += _house_section(a.house_rules)
+    for section in SECTIONS:
+        if getattr(a, section.field):  # a partial report has only the experiments it finished
+            lines += [f"## {section.heading}", "", *section.write(a)]
     return "\n".join(lines).rstrip() + "\n"
 
 
 def _partial_note(a: Analysis) -> list[str]:
     """What a report of a run stopped early holds, at its top."""
-    missing = [SECTION_NAMES[name] for name in EXPERIMENTS if not getattr(a, name)]
+    missing = [section.topic for section in SECTIONS if not getattr(a, section.field)]
     names = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
     sections = "sections" if len(missing) > 1 else "section"
     return [

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -160,16 +161,49 @@ def plot_game_length(cells: Sequence[LengthCell], out: Path) -> Path:
     return _save(fig, out, "game_length.png")
 
 
-def _card_panels(
-    effects: Sequence[CardEffects],
-    out: Path,
-    name: str,
-    title: str,
-    xlabel: str,
-    series: Sequence[tuple[str, str]],  # (CardRow attribute, legend label)
-    base: str | None = None,  # CardEffects attribute drawn as a reference line
-) -> Path:
+@dataclass(frozen=True)
+class _CardPlot:
+    """One of the card plots: ``{threshold}`` in its words is the dangerous total."""
+
+    name: str
+    question: str  # the title's start; the threshold and the lineup follow it
+    xlabel: str
+    series: tuple[tuple[str, str], ...]  # (CardRow attribute, legend label)
+    base: str | None = None  # CardEffects attribute drawn as a reference line
+
+
+CARD_PLOTS = (
+    _CardPlot(
+        "card_saves.png",
+        "Which cards save a player? Cards laid",
+        "player got through their next turn (% of the times laid)",
+        (("survived", "got through"),),
+        base="survived",
+    ),
+    _CardPlot(
+        "card_attacks.png",
+        "Which cards knock out the next player? Cards laid",
+        "next player knocked out (% of the times laid)",
+        (("knocked_next", "next player knocked out"),),
+        base="knocked_next",
+    ),
+    _CardPlot(
+        "card_knockouts.png",
+        "Which cards sink their holder? Hands when knocked out vs hands able to play",
+        "hands holding at least one (%)",
+        (
+            ("held_at_knockout", "knocked-out hands"),
+            ("held_in_danger", "hands with a card to play at a total ≥ {threshold}"),
+        ),
+    ),
+)
+
+
+def _card_panels(effects: Sequence[CardEffects], out: Path, plot: _CardPlot) -> Path:
     """Dots with 95% error bars, one row per card kind (a card never seen is left out)."""
+    t = effects[0]
+    series = [(attr, label.format(threshold=t.threshold)) for attr, label in plot.series]
+    base = plot.base
     fig, axes = _figure(12, 5.4, len(effects))
     for ax, eff in zip(axes, effects, strict=True):
         rows = [r for r in eff.cards if getattr(r, series[0][0]).n > 0]
@@ -190,13 +224,10 @@ def _card_panels(
             ref: Estimate = getattr(eff, base)
             ax.axvspan(ref.low * 100, ref.high * 100, color="black", alpha=0.12)
             ax.axvline(ref.value * 100, color="black", linestyle="--", linewidth=1)
-        n_attr = "played" if base else None
-        labels = [
-            card_label(r, eff.edition) + (f" (n={r.played:,})" if n_attr else "") for r in rows
-        ]
+        labels = [card_label(r, eff.edition) + (f" (n={r.played:,})" if base else "") for r in rows]
         ax.set_yticks(ys, labels)
         ax.set_ylim(len(rows) - 0.5, -0.5)
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(plot.xlabel)
         ax.set_ylabel("card")
         title_base = f"{eff.edition} edition ({MATCH_NAMES[eff.match]}, {eff.games:,} games)"
         if base:
@@ -207,51 +238,16 @@ def _card_panels(
     if len(series) > 1:
         handles, labels = axes[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="outside lower center", ncols=len(series))
-    fig.suptitle(title + ", 95% intervals", fontweight="bold")
-    return _save(fig, out, name)
-
-
-def plot_card_saves(effects: Sequence[CardEffects], out: Path) -> Path:
-    t = effects[0]
-    return _card_panels(
-        effects,
-        out,
-        "card_saves.png",
-        f"Which cards save a player? Cards laid at a total ≥ {t.threshold}, {t.players} × {t.bot}",
-        "player got through their next turn (% of the times laid)",
-        [("survived", "got through")],
-        base="survived",
+    fig.suptitle(
+        f"{plot.question} at a total ≥ {t.threshold}, {t.players} × {t.bot}, 95% intervals",
+        fontweight="bold",
     )
+    return _save(fig, out, plot.name)
 
 
-def plot_card_attacks(effects: Sequence[CardEffects], out: Path) -> Path:
-    t = effects[0]
-    return _card_panels(
-        effects,
-        out,
-        "card_attacks.png",
-        f"Which cards knock out the next player? Cards laid at a total ≥ {t.threshold}, "
-        f"{t.players} × {t.bot}",
-        "next player knocked out (% of the times laid)",
-        [("knocked_next", "next player knocked out")],
-        base="knocked_next",
-    )
-
-
-def plot_card_knockouts(effects: Sequence[CardEffects], out: Path) -> Path:
-    t = effects[0]
-    return _card_panels(
-        effects,
-        out,
-        "card_knockouts.png",
-        f"Which cards sink their holder? Hands when knocked out vs hands able to play "
-        f"at a total ≥ {t.threshold}, {t.players} × {t.bot}",
-        "hands holding at least one (%)",
-        [
-            ("held_at_knockout", "knocked-out hands"),
-            ("held_in_danger", f"hands with a card to play at a total ≥ {t.threshold}"),
-        ],
-    )
+def plot_card_effects(effects: Sequence[CardEffects], out: Path) -> list[Path]:
+    """The card plots (``CARD_PLOTS``), in order."""
+    return [_card_panels(effects, out, plot) for plot in CARD_PLOTS]
 
 
 def plot_house_length(cells: Sequence[HouseRuleCell], out: Path) -> Path:

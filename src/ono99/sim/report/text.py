@@ -12,12 +12,6 @@ from ...i18n import card_label as card_words
 from ..experiments import CardRow, Estimate
 
 MATCH_NAMES = {"single": "single game", "tokens": "tokens match", "points": "points match"}
-SECTION_NAMES = {
-    "seat_order": "seat order",
-    "game_length": "game length",
-    "card_effects": "card effects",
-    "house_rules": "house rules",
-}
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 
