@@ -12,13 +12,13 @@ Arguments: the setting (``4p``, ``2p`` or ``1980``), the number of games, the ba
 JSON list of variants, one dict per variant: ``"bot"`` names a registered bot (``expert`` when
 absent) and every other key is a keyword argument of its factory (``ExpertBot(infer=True)``…).
 ``--opponent`` names the bot at every other seat (``greedy`` by default), ``--workers`` the
-processes (2 by default; 1 on a shared machine).
+processes (2 by default; 1 on a shared machine), ``--every`` the games between reports (500).
 
 Game ``i`` uses seed ``SEED + i``, seats the bot under test at ``i mod players`` and gives it the
 bot seed ``SEED * 10 + i`` whatever the variant (opponent ``s`` gets ``SEED * 10 + i + s + 1``),
 so each variant plays the same deals and draws and differs only where its choices differ. Every
-500 games it prints each variant's win share and, for each variant after the first, the paired
-difference from the first with a 95% interval (1.96 standard errors of the per-game
+``--every`` games it prints each variant's win share and, for each variant after the first, the
+paired difference from the first with a 95% interval (1.96 standard errors of the per-game
 differences). That interval is far narrower than comparing two independent win rates. A single
 variant gets its win share's 95% Wilson interval.
 """
@@ -96,6 +96,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("variants", type=json.loads)
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--every", type=int, default=500, help="games between reports")
     args = parser.parse_args(argv)
     variants: list[dict[str, Any]] = args.variants
     jobs = [(args.setting, i, args.seed, variants, args.opponent) for i in range(args.games)]
@@ -103,7 +104,7 @@ def main(argv: list[str]) -> int:
     with ProcessPoolExecutor(args.workers) as pool:
         for k, shares in enumerate(pool.map(one, jobs, chunksize=4), start=1):
             results.append(shares)
-            if k % 500 == 0 or k == args.games:
+            if k % args.every == 0 or k == args.games:
                 print(report(args.setting, variants, results), flush=True)
     return 0
 
