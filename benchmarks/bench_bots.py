@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_bots.py                       # every setting, 200 games
     .venv/bin/python benchmarks/bench_bots.py --games 1000 --only 4p-2022 --bot heuristic
     .venv/bin/python benchmarks/bench_bots.py --bot expert --worlds 64 --json
+    .venv/bin/python benchmarks/bench_bots.py --bot expert --options '{"prior": "neural"}'
 
 Each setting seats one bot under test against copies of an opponent (``greedy`` by default);
 game ``i`` uses seed ``SEED + i`` and puts the bot under test at seat ``i mod players``, so no
@@ -107,9 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=sorted(SETTINGS), action="append")
     parser.add_argument("--worlds", type=int, default=None)
     parser.add_argument("--max-rollouts", type=int, default=None)
+    parser.add_argument("--options", type=json.loads, default={},
+                        help="more ExpertBot keyword arguments, as a JSON object")  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = dict(args.options)
     if args.worlds is not None:
         options["worlds"] = args.worlds
     if args.max_rollouts is not None:

@@ -1,30 +1,41 @@
-"""Paired comparison of expert settings: the same games, each setting in turn, against greedy.
+"""Paired comparison of bots or bot settings: the same games, each variant in turn.
 
 Run by hand (never part of the tests):
 
     .venv/bin/python benchmarks/bench_paired.py 2p 2000 78000 '[{"infer": false}, {"infer": true}]'
+    .venv/bin/python benchmarks/bench_paired.py 4p 5000 90000 \
+        '[{"bot": "learned"}, {"bot": "neural"}]' --workers 1
+    .venv/bin/python benchmarks/bench_paired.py 2p 1000 91000 '[{"bot": "neural"}]' \
+        --opponent expert
 
-Arguments: the setting (``4p``, ``2p`` or ``1980``), the number of games, the base seed, and
-a JSON list of ``ExpertBot`` keyword arguments, one dict per variant. Game ``i`` uses seed
-``SEED + i``, seats the expert at ``i mod players`` and gives it the bot seed ``SEED * 10 + i``
-whatever the variant, so each variant plays the same deals and draws and differs only where
-its choices differ. Every 500 games it prints each variant's win share and, for each variant
-after the first, the paired difference from the first with a 95% interval (1.96 standard
-errors of the per-game differences). That interval is far narrower than comparing two
-independent win rates.
+Arguments: the setting (``4p``, ``2p`` or ``1980``), the number of games, the base seed, and a
+JSON list of variants, one dict per variant: ``"bot"`` names a registered bot (``expert`` when
+absent) and every other key is a keyword argument of its factory (``ExpertBot(infer=True)``…).
+``--opponent`` names the bot at every other seat (``greedy`` by default), ``--workers`` the
+processes (2 by default; 1 on a shared machine), ``--every`` the games between reports (500).
+
+Game ``i`` uses seed ``SEED + i``, seats the bot under test at ``i mod players`` and gives it the
+bot seed ``SEED * 10 + i`` whatever the variant (opponent ``s`` gets ``SEED * 10 + i + s + 1``),
+so each variant plays the same deals and draws and differs only where its choices differ. Every
+``--every`` games it prints each variant's win share and, for each variant after the first, the
+paired difference from the first with a 95% interval (1.96 standard errors of the per-game
+differences). That interval is far narrower than comparing two independent win rates. A single
+variant gets its win share's 95% Wilson interval.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ono99.bots import Bot, ExpertBot, make_bot
+from ono99.bots import BOT_INFO, Bot, make_opponent
 from ono99.engine import Rules, make_rules
 from ono99.sim import play_game
+from ono99.sim.stats import wilson_interval
 
 SETTINGS: dict[str, Callable[[], Rules]] = {
     "4p": lambda: make_rules("2022", players=4),
@@ -33,15 +44,27 @@ SETTINGS: dict[str, Callable[[], Rules]] = {
 }
 
 
-def one(job: tuple[str, int, int, list[dict[str, Any]]]) -> list[float]:
-    setting, i, seed, variants = job
+def build(variant: dict[str, Any], seed: int) -> Bot:
+    """The bot of one variant: a registered bot, with its factory's keyword arguments."""
+    options = dict(variant)
+    name = options.pop("bot", "expert")
+    if not options:
+        return make_opponent(name, seed)
+    return BOT_INFO[name].factory(seed, **options)
+
+
+def one(job: tuple[str, int, int, list[dict[str, Any]], str]) -> list[float]:
+    setting, i, seed, variants, opponent = job
     rules = SETTINGS[setting]()
     n = rules.players
     me = i % n
     shares = []
-    for options in variants:
+    for variant in variants:
         bots: list[Bot] = [
-            ExpertBot(seed * 10 + i, **options) if s == me else make_bot("greedy") for s in range(n)
+            build(variant, seed * 10 + i)
+            if s == me
+            else make_opponent(opponent, seed * 10 + i + s + 1)
+            for s in range(n)
         ]
         final = play_game(rules, bots, seed + i)
         shares.append(1 / len(final.winners) if me in final.winners else 0.0)
@@ -54,6 +77,9 @@ def report(setting: str, variants: list[dict[str, Any]], results: list[list[floa
     line = f"{setting} n={n} " + " ".join(
         f"{json.dumps(v)}={m:.3f}" for v, m in zip(variants, means, strict=True)
     )
+    if len(variants) == 1:
+        low, high = wilson_interval(means[0] * n, n)
+        line += f" [{low:.3f}, {high:.3f}]"
     for j in range(1, len(variants)):
         diffs = [r[j] - r[0] for r in results]
         mean = sum(diffs) / n
@@ -63,18 +89,23 @@ def report(setting: str, variants: list[dict[str, Any]], results: list[list[floa
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 4 or argv[0] not in SETTINGS:
-        print(__doc__)
-        return 2
-    setting, games, seed = argv[0], int(argv[1]), int(argv[2])
-    variants: list[dict[str, Any]] = json.loads(argv[3])
-    jobs = [(setting, i, seed, variants) for i in range(games)]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("setting", choices=sorted(SETTINGS))
+    parser.add_argument("games", type=int)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("variants", type=json.loads)
+    parser.add_argument("--opponent", default="greedy")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--every", type=int, default=500, help="games between reports")
+    args = parser.parse_args(argv)
+    variants: list[dict[str, Any]] = args.variants
+    jobs = [(args.setting, i, args.seed, variants, args.opponent) for i in range(args.games)]
     results: list[list[float]] = []
-    with ProcessPoolExecutor(2) as pool:
+    with ProcessPoolExecutor(args.workers) as pool:
         for k, shares in enumerate(pool.map(one, jobs, chunksize=4), start=1):
             results.append(shares)
-            if k % 500 == 0 or k == games:
-                print(report(setting, variants, results), flush=True)
+            if k % args.every == 0 or k == args.games:
+                print(report(args.setting, variants, results), flush=True)
     return 0
 
 

@@ -54,6 +54,9 @@ def tiny_expert(seed: int) -> ExpertBot:
     return ExpertBot(seed, **TINY)
 
 
+SEARCHERS: dict[str, Callable[[int], Bot]] = {"expert": tiny_expert}  # registered, at test budget
+
+
 def decision_states(rules: Rules, seed: int, every: int = 5) -> Iterator[tuple[State, int]]:
     """(state, seat) pairs of one random game where ``seat`` has a choice to make."""
     for i, state in enumerate(random_states(rules, seed)):
@@ -186,8 +189,9 @@ def test_a_single_legal_action_is_returned_without_searching() -> None:
 )
 def test_bots_see_only_their_view(index: int, rules: Rules) -> None:
     """V1: two states that differ only in what a seat cannot see (the other hands, the draw
-    pile, the seed) give that seat equal views, and each bot, seeded alike, the same choice —
-    and the expert the same win estimates for its hints."""
+    pile, the seed) give that seat equal views, and every registered opponent, seeded alike,
+    the same choice — and the expert the same win estimates for its hints. The searching bots
+    play with a test budget (``SEARCHERS``); a bot added to the registry is checked here too."""
     rng = random.Random(f"peek:{index}")
     hidden = 0
     for state, seat in decision_states(rules, 500 + index, every=4):
@@ -195,8 +199,9 @@ def test_bots_see_only_their_view(index: int, rules: Rules) -> None:
         hidden += _differs(state, other, seat)
         mine, theirs = view(state, seat), view(other, seat)
         assert mine == theirs
-        assert HeuristicBot().choose(mine) is HeuristicBot().choose(theirs)
-        assert tiny_expert(index).choose(mine) is tiny_expert(index).choose(theirs)
+        for name in BOTS:
+            make = SEARCHERS.get(name, lambda seed, name=name: make_opponent(name, seed))
+            assert make(index).choose(mine) is make(index).choose(theirs), name
         assert tiny_expert(index).evaluate(mine) == tiny_expert(index).evaluate(theirs)
     assert hidden, "no sampled state had hidden cards to change"
 

@@ -50,6 +50,7 @@ from .expert import ExpertBot
 from .greedy import GreedyBot
 from .heuristic import HeuristicBot
 from .learned import LearnedBot
+from .neural import NeuralBot
 from .oracle import OracleBot
 from .random_bot import RandomBot
 
@@ -92,6 +93,16 @@ _OPPONENTS: tuple[BotInfo[Bot], ...] = (
         "a small neural network trained by reinforcement learning against greedy players",
         LearnedBot,
         # NumPy alone (ono99.features encodes the view); the fast and rl extras bring it too.
+        extra="learned",
+        needs=("numpy",),
+    ),
+    BotInfo(
+        "neural",
+        3,
+        "medium",
+        "a policy/value network trained with PyTorch by reinforcement learning on 2 and 4 "
+        "player tables of both editions; plays from NumPy alone",
+        NeuralBot,
         extra="learned",
         needs=("numpy",),
     ),
@@ -300,6 +311,7 @@ __all__ = [
     "GreedyBot",
     "HeuristicBot",
     "LearnedBot",
+    "NeuralBot",
     "OmniscientBot",
     "OracleBot",
     "RandomBot",

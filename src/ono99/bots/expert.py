@@ -11,7 +11,8 @@ candidates), so the time per move stays bounded.
 The heuristic's choice is the default: another action is played only when its paired mean
 beats it by more than ``z`` standard errors. Searching "from" a good policy this way keeps the
 heuristic's judgement where the samples cannot tell the actions apart, and overrules it where
-they clearly can.
+they clearly can. ``prior="neural"`` starts from the ``neural`` bot's choice instead (its
+network, ``bots/neural.py``, in NumPy).
 
 Rollouts run on ``ono99.fast.playout.Playout``, the rules again on plain lists (a declared
 second implementation, checked against the engine action by action): the expert's own seat
@@ -50,6 +51,7 @@ from functools import lru_cache
 
 from ..engine import DRAW, OUT, Action, Rules, State, Status, View
 from ..fast.playout import Playout
+from .base import Bot
 from .determinize import Determinizer, unseen_counts
 from .greedy import RANKED
 from .heuristic import HeuristicBot, Planner
@@ -60,6 +62,14 @@ _HEURISTIC = HeuristicBot()
 DEFAULT_WORLDS = 200  # worlds sampled per decision, each scoring every candidate action
 DEFAULT_MAX_ROLLOUTS = 800  # cap on worlds × candidates, so wide choices stay fast
 DEFAULT_Z = 1.25  # standard errors by which an action must beat the heuristic's choice
+PRIORS = ("heuristic", "neural")  # the bots whose move the search starts from
+
+
+def _neural() -> Bot:
+    """The ``neural`` bot, as a prior (it needs NumPy: imported only when asked for)."""
+    from .neural import NeuralBot
+
+    return NeuralBot()
 
 
 # --------------------------------------------------------------------------- values
@@ -218,6 +228,7 @@ class ExpertBot:
         z: float = DEFAULT_Z,
         infer: bool = False,
         error: float = DEFAULT_ERROR,
+        prior: str = "heuristic",
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -227,6 +238,10 @@ class ExpertBot:
         self.z = z  # how sure the search must be to overrule the heuristic (standard errors)
         self.infer = infer  # lean the sampled hands towards what the opponents' play suggests
         self.error = error
+        if prior not in PRIORS:
+            raise ValueError(f"prior must be one of {', '.join(PRIORS)}, not {prior!r}")
+        self.prior = prior  # whose move the search keeps unless another is clearly better
+        self._prior_bot = _HEURISTIC if prior == "heuristic" else _neural()
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -235,8 +250,8 @@ class ExpertBot:
         actions = candidates(legal)
         if len(actions) == 1:
             return actions[0]
-        # The heuristic's choice first: ties and near-ties keep it.
-        prior = _HEURISTIC.choose(view)
+        # The prior's choice first (the heuristic's by default): ties and near-ties keep it.
+        prior = self._prior_bot.choose(view)
         actions.sort(key=lambda a: a is not prior)
         return self._search(view, actions).best(self.z)
 
@@ -251,7 +266,7 @@ class ExpertBot:
         legal = list(view.legal)
         if not legal:
             return None, []
-        prior = DRAW if DRAW in legal else _HEURISTIC.choose(view)
+        prior = DRAW if DRAW in legal else self._prior_bot.choose(view)
         actions = sorted(legal, key=lambda a: a is not prior)
         result = self._search(view, actions)
         choice = prior if prior is DRAW else result.best(self.z)
