@@ -28,6 +28,7 @@ TURN_SECONDS: dict[str, float] = {
     "random": 2e-5,
     "greedy": 3e-5,
     "learned": 7e-4,
+    "neural": 1.5e-3,  # bench_bots: 1.5 ms at the median of its own moves (load 5-7)
     "heuristic": 6e-5,
     "expert": 6e-2,
 }
