@@ -4,7 +4,7 @@ whose turn it is, with the turn timer running.
 
 A server runs on a loopback port of this process with a temporary database; Ana and Ben sit at
 a table with two greedy bots and play by clicking (Playwright driving Debian's chromium, as
-``tests/test_browser_e2e.py`` does) until the game is well under way; then the pictures are
+``tests/server/test_browser_e2e.py`` does) until the game is well under way; then the pictures are
 taken. The shuffle is secret and fresh, so every run shows another game.
 
     python benchmarks/screenshots.py                      # writes docs/screenshots/table-*.png

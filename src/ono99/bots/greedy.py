@@ -9,7 +9,7 @@ situation in which it applies and the actions it prefers there, best first; the 
 that names a legal action decides. Compiled at import into ``RANKS`` (every action's rank in
 each situation), it is what every version of greedy reads: ``GreedyBot`` here, the other seats
 of the searching bots' rollouts (``ono99.fast.playout``, given ``RANKED``) and the vector
-environment's opponents (``ono99.env.vector``, a NumPy copy). ``tests/test_greedy.py`` checks
+environment's opponents (``ono99.env.vector``, a NumPy copy). ``tests/bots/test_greedy.py`` checks
 that they choose alike.
 """
 

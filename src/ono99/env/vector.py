@@ -31,7 +31,7 @@ as bool, for MaskablePPO.
 Observations are what the single-game encoder gives for the learner's view:
 ``encode_public(public_of_batch(...), rules)`` fills the same ``Public`` arrays that
 ``public_of(views)`` fills from ``View`` objects, so ``obs[i]`` equals ``encode(view(state,
-seat))`` of the engine game in the same position (``tests/test_env_vector.py``).
+seat))`` of the engine game in the same position (``tests/env/test_env_vector.py``).
 
 Rewards and episodes are the single environment's: the learner's episode ends when its match
 ends (+1/k for one of k winners, −1 otherwise) or when it leaves the game (−1); an illegal

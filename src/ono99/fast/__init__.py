@@ -2,7 +2,7 @@
 
 The engine is the reference. Where it is too slow, the rules are written once more here, side
 by side, under one contract (``contract``: what each must agree with the engine on, after every
-action), and ``tests/test_fast_differential.py`` runs that contract over all of them
+action), and ``tests/fast/test_fast_differential.py`` runs that contract over all of them
 (STYLE.md 9 and 12):
 
 - ``playout``: ``Playout``, plain Python lists, standard library only — the rollouts of the

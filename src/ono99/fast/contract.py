@@ -12,7 +12,7 @@ tokens and scores, the match over or not and its winners), and it is loaded agai
 round. ``leaves_out`` names the options of RULES.md §8 it does not implement; the rule sets
 that switch one of them on are not its to play.
 
-``tests/test_fast_differential.py`` runs this contract over every implementation, in every
+``tests/fast/test_fast_differential.py`` runs this contract over every implementation, in every
 edition, player count, match format and option set each supports.
 """
 

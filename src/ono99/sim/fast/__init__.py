@@ -5,7 +5,7 @@ Numba kernels (needs the ``fast`` extra: numpy and numba).
 (with auto-reset), ``random_actions()``, ``random_playout(steps)``, ``summary(i)`` (RULES.md
 N4) and ``load(deals)`` to play given shuffles. Actions are the engine's ``ALL_ACTIONS``
 indices. Every edition, option and match format is covered except the real-time draw penalty
-(X2, option ``draw_penalty``), which raises ``RulesError``. ``tests/test_fast_differential.py``
+(X2, option ``draw_penalty``), which raises ``RulesError``. ``tests/fast/test_fast_differential.py``
 checks it against the engine, action by action.
 
 This is its public import path. The code lives in ``ono99.fast`` (``batch``, ``kernels``,

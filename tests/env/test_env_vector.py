@@ -4,7 +4,7 @@ principle 9).
 Engine games are played with random legal actions; their deals (``Deal.of``) are loaded into the
 batch simulator, the same actions are stepped, and after every action the batch observation of
 EVERY seat (``public_of_batch`` + ``encode_public``) must equal ``encode(view(state, seat))``
-(that its ``greedy`` opponents choose as ``GreedyBot`` does is tests/test_greedy.py's). Then
+(that its ``greedy`` opponents choose as ``GreedyBot`` does is tests/bots/test_greedy.py's). Then
 ``VectorEnv`` itself is driven on the same deals as engine games whose opponents are
 ``GreedyBot``s, on both backends (the batch simulator with the greedy port, and engine games
 with ``GreedyBot``s): its observations, masks, rewards and episode ends must match the engine's

@@ -112,7 +112,7 @@ def test_snapshot_does_not_follow_the_learner() -> None:
 def test_the_sb3_example_in_docs_rl_runs() -> None:
     """docs/rl.md's ```py blocks need the train extra (the fast,rl profile runs its ```python
     blocks): they run here, as a reader pasting them would."""
-    page = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    page = (Path(__file__).parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```py\n(.*?)```", page, re.S)
     assert blocks
     for code in blocks:

@@ -20,7 +20,7 @@ import pytest
 from server_support import TIMEOUT, Client, create_table, join
 from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def serve(*args: str) -> subprocess.Popen[str]:

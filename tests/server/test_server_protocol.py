@@ -489,7 +489,7 @@ def test_http_rate_limit(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ the client's words
 
-STATIC = Path(__file__).resolve().parent.parent / "src" / "ono99" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "ono99" / "server" / "static"
 
 
 def test_every_string_the_client_looks_up_is_in_the_catalog() -> None:

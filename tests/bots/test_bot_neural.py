@@ -21,7 +21,7 @@ from ono99.engine import Rules, make_rules, new_game, view
 from ono99.features import NUM_ACTIONS, OBS_SIZE, encode
 from ono99.sim import play_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [
     make_rules(edition, players=players, match=match)
     for edition in ("2022", "1980")

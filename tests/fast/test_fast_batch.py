@@ -1,6 +1,6 @@
 """The batch simulator's own API (``ono99.sim.fast``): errors, no-ops, auto-reset, seeding,
 the random playout, the example records, and card conservation in its own shuffles. Its
-agreement with the engine, action by action, is tests/test_fast_differential.py."""
+agreement with the engine, action by action, is tests/fast/test_fast_differential.py."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from ono99.engine import (
 )
 from ono99.sim.fast import GAME, NUM_ACTIONS, Deal, FastBatch
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 # A spread of rule sets whose games take every path: formats, bust modes, options, 2–6 players.
 VARIETY = [

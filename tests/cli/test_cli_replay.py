@@ -16,7 +16,7 @@ from ono99.cli.render import Narrator
 from ono99.engine import Event, load_record, make_rules, replay_states
 from ono99.engine.cards import ONO99, PLAY2, REVERSE
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 RECORDS = sorted(DATA.glob("*.record.json"))
 
 

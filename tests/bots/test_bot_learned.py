@@ -19,7 +19,7 @@ from ono99.bots.learned import LearnedBot, weights_path
 from ono99.engine import make_rules
 from ono99.sim import play_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [
     make_rules(edition, players=players, match=match)
     for edition in ("2022", "1980")

@@ -25,7 +25,7 @@ from ono99.session import encode_view
 from server_support import TIMEOUT, Client, create_table, join
 from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class ServerProcess:

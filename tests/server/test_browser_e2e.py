@@ -45,7 +45,7 @@ from ono99.i18n.export import browser_catalog
 from ono99.server import BackgroundServer, ServerConfig
 from ono99.storage import SqliteStore
 
-STATIC = Path(__file__).resolve().parent.parent / "src" / "ono99" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "ono99" / "server" / "static"
 WAIT_MS = 45_000  # generous: a loaded CI machine must not make this flaky
 GAME_SECONDS = 180  # a whole game, bots and clicks; it takes a few seconds
 
