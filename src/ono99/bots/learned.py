@@ -10,19 +10,18 @@ NumPy: the ``learned`` extra brings it (so do ``fast`` and ``rl``).
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..engine import DRAW, Action, View
-from ..invocation import pip_install
+from ..engine import Action, View
+from .network import best_legal, numpy_for, shipped_weights
 
 WEIGHTS = "learned-2022.npz"
 
 
 def weights_path() -> Path:
     """Where the shipped weights are."""
-    return Path(str(resources.files("ono99.bots") / "weights" / WEIGHTS))
+    return shipped_weights(WEIGHTS)
 
 
 class LearnedBot:
@@ -30,14 +29,9 @@ class LearnedBot:
 
     def __init__(self, seed: int | None = None, weights: str | Path | None = None) -> None:
         del seed  # deterministic
-        try:
-            import numpy as np
+        np = numpy_for("the learned bot")
+        from ..features import encode
 
-            from ..features import encode
-        except ImportError as error:  # pragma: no cover - depends on the installation
-            raise ImportError(
-                f"the learned bot needs the learned extra: {pip_install('learned')}"
-            ) from error
         self._np = np
         self._encode = encode
         with np.load(weights or weights_path()) as data:
@@ -50,10 +44,4 @@ class LearnedBot:
         return hidden @ p["w2"] + p["b2"]
 
     def choose(self, view: View) -> Action:
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if DRAW in legal:
-            return DRAW  # never let an owed draw be lost (X2; the network never met one)
-        scores = self.scores(view)
-        return max(legal, key=lambda a: float(scores[a.index]))
+        return best_legal(view, lambda: self.scores(view))

@@ -14,12 +14,11 @@ highest (deterministic); an owed draw (X2) is always taken, as every other bot t
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..engine import DRAW, Action, View
-from ..invocation import pip_install
+from .network import best_legal, numpy_for, shipped_weights
 
 WEIGHTS = "neural.npz"
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
@@ -28,24 +27,14 @@ _DRAW = DRAW.index
 
 def weights_path() -> Path:
     """Where the shipped weights are."""
-    return Path(str(resources.files("ono99.bots") / "weights" / WEIGHTS))
-
-
-def _numpy() -> Any:
-    try:
-        import numpy as np
-    except ImportError as error:  # pragma: no cover - depends on the installation
-        raise ImportError(
-            f"the neural bot needs the learned extra: {pip_install('learned')}"
-        ) from error
-    return np
+    return shipped_weights(WEIGHTS)
 
 
 class NeuralNet:
     """The network's forward pass in NumPy, on one observation or a batch of them."""
 
     def __init__(self, weights: str | Path | dict[str, Any] | None = None) -> None:
-        np = _numpy()
+        np = numpy_for("the neural bot")
         self._np = np
         if isinstance(weights, dict):
             self.params = {k: np.asarray(weights[k], dtype=np.float32) for k in LAYERS}
@@ -88,13 +77,7 @@ class NeuralBot:
         return scores, float(value)
 
     def choose(self, view: View) -> Action:
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if DRAW in legal:
-            return DRAW  # never let an owed draw be lost (X2; the network never met one)
-        scores = self.net.forward(self._encode(view))[0]
-        return max(legal, key=lambda a: float(scores[a.index]))
+        return best_legal(view, lambda: self.net.forward(self._encode(view))[0])
 
 
 _NETS: dict[str, NeuralNet] = {}

@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from ..session import (
@@ -523,15 +524,7 @@ class Hub:
             and state is not None
             and (table.game, state.moves) == (game, moves) == (act[0], act[1])
         ):
-            try:
-                effects = self._replay(table, act[2], act[3], act[4])
-            except SessionError:
-                log.exception("table %s: a note did not fit; reading it again", code)
-                self._catch_up(code)
-                return
-            self._synced(table, note["seq"])
-            self._announce(table, effects)
-            self._reschedule(table)
+            self._follow(table, note["seq"], lambda: self._replay(table, *act[2:5]))
             return
         new = note.get("new")
         if note["seq"] == seq + 1 and new is not None and table.game == game:
@@ -539,17 +532,23 @@ class Hub:
             # start at once, every other process holding them would read each one whole).
             stored = self.store.game_seed(code, new)
             if stored is not None:
-                try:
-                    effects = table.replay_new_game(new, *stored, self.now())
-                except SessionError:
-                    log.exception("table %s: a note did not fit; reading it again", code)
-                    self._catch_up(code)
-                    return
-                self._synced(table, note["seq"])
-                self._announce(table, effects)
-                self._reschedule(table)
+                now = self.now()
+                self._follow(table, note["seq"], lambda: table.replay_new_game(new, *stored, now))
                 return
         self._catch_up(code)  # a gap, or a change other than one action or a new game
+
+    def _follow(self, table: Table, seq: int, change: Callable[[], Effects]) -> None:
+        """Make on our copy the change another process noted as ``seq``, and announce it;
+        should it not fit our copy, read the table from storage instead."""
+        try:
+            effects = change()
+        except SessionError:
+            log.exception("table %s: a note did not fit; reading it again", table.code)
+            self._catch_up(table.code)
+            return
+        self._synced(table, seq)
+        self._announce(table, effects)
+        self._reschedule(table)
 
     def _on_health(self, up: bool) -> None:
         self.bus_up = up

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import Agent, Bot, check_bot, make_bot, make_opponent
+from ..bots.network import numpy_for
 from ..engine import ALL_ACTIONS, Action, Rules, State, View, make_rules, to_act
 from .batch import derived_seed
 from .driver import BotError, play_game
@@ -111,14 +112,9 @@ class PolicyBot:
     """A callable ``policy(obs, mask)`` seated as a bot: it encodes the view it is given."""
 
     def __init__(self, policy: Policy, name: str = "policy") -> None:
-        try:
-            from ..features import encode, legal_mask
-        except ImportError as error:  # pragma: no cover - depends on the installation
-            from ..invocation import pip_install
+        numpy_for("a policy of (obs, mask)")
+        from ..features import encode, legal_mask
 
-            raise ImportError(
-                f"a policy of (obs, mask) needs NumPy: {pip_install('learned')}"
-            ) from error
         self.name = name
         self._policy = policy
         self._encode = encode
