@@ -148,21 +148,26 @@ ROOT = TESTS.parent
 
 
 class ServerProcess:
-    """A real server process (``tests/serve_process.py``) with the given config."""
+    """A real server process: this interpreter with ``args`` (``-m ono99 serve …``), or, from
+    ``ServerProcess.of(options)``, ``tests/serve_process.py`` with a config of more knobs
+    than the command has flags."""
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(
+        self, args: list[str], options: dict[str, Any] | None = None, cwd: Path | None = None
+    ) -> None:
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(TESTS)]),
             "PYTHONUNBUFFERED": "1",
         }
-        self.options = options
+        self.options = options or {}
         self.proc = subprocess.Popen(
-            [sys.executable, str(TESTS / "serve_process.py"), json.dumps(options)],
+            [sys.executable, *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             env=env,
+            cwd=cwd,
         )
         self.err: list[str] = []
         self.url = self._wait_for_address()
@@ -199,6 +204,10 @@ class ServerProcess:
             raise AssertionError(f"the server did not start: {''.join(self.err)}")
         return found[0]
 
+    @classmethod
+    def of(cls, options: dict[str, Any]) -> ServerProcess:
+        return cls([str(TESTS / "serve_process.py"), json.dumps(options)], options)
+
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(TIMEOUT)
@@ -229,7 +238,7 @@ class Cluster:
 
     def __init__(self, options: dict[str, Any], n: int) -> None:
         self.options = options
-        self.processes = [ServerProcess(options) for _ in range(n)]
+        self.processes = [ServerProcess.of(options) for _ in range(n)]
         self._turn = itertools.count()
 
     @property
@@ -244,7 +253,7 @@ class Cluster:
         return [p for p in self.processes if p.proc.poll() is None]
 
     def add(self, options: dict[str, Any] | None = None) -> ServerProcess:
-        process = ServerProcess({**self.options, **(options or {})})
+        process = ServerProcess.of({**self.options, **(options or {})})
         self.processes.append(process)
         return process
 

@@ -5,13 +5,7 @@ that anyone was shown is lost."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import re
-import signal
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,73 +16,24 @@ import pytest
 
 from ono99.engine import load_record, replay_states, view
 from ono99.session import encode_view
-from server_support import TIMEOUT, Client, create_table, join
+from server_support import TIMEOUT, Client, ServerProcess, create_table, join
 from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-class ServerProcess:
+def serve(db: Path | str) -> ServerProcess:
     """``ono99 serve`` on a SQLite file, or (``db`` a postgresql:// address) on PostgreSQL
     with the Redis bus."""
-
-    def __init__(self, db: Path | str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONUNBUFFERED": "1"}
-        where = ["--db", str(db)] if isinstance(db, Path) else ["--database", db, "--redis", REDIS]
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
-            + where
-            + ["--bot-delay", "0.02", "--grace", "600", "--http-rate", "0"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=db.parent if isinstance(db, Path) else None,
-        )
-        self.url = self._wait_for_address()
-        self.ws_url = self.url.replace("http://", "ws://")
-
-    def _wait_for_address(self) -> str:
-        found: list[str] = []
-        ready = threading.Event()
-
-        def read() -> None:
-            assert self.proc.stdout is not None
-            for line in self.proc.stdout:
-                match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
-                if match:
-                    found.append(match.group(1))
-                    ready.set()
-            ready.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(TIMEOUT * 2) or not found:
-            self.proc.kill()
-            _, err = self.proc.communicate(timeout=TIMEOUT)
-            raise AssertionError(f"the server did not start: {err}")
-        return found[0]
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(TIMEOUT)
-        assert self.proc.returncode == -signal.SIGKILL
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(TIMEOUT)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
+    where = ["--db", str(db)] if isinstance(db, Path) else ["--database", db, "--redis", REDIS]
+    return ServerProcess(
+        ["-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0", *where]
+        + ["--bot-delay", "0.02", "--grace", "600", "--http-rate", "0"],
+        cwd=db.parent if isinstance(db, Path) else None,
+    )
 
 
 @contextmanager
 def server_process(db: Path | str) -> Iterator[ServerProcess]:
-    server = ServerProcess(db)
+    server = serve(db)
     try:
         yield server
     finally:
