@@ -13,6 +13,10 @@ JSON list of variants, one dict per variant: ``"bot"`` names a registered bot (`
 absent) and every other key is a keyword argument of its factory (``ExpertBot(infer=True)``…).
 ``--opponent`` names the bot at every other seat (``greedy`` by default), ``--workers`` the
 processes (2 by default; 1 on a shared machine), ``--every`` the games between reports (500).
+``--out FILE`` appends each game's result as a JSON line (``{"game": i, "shares": [...]}``), and
+``--start K`` begins at game ``K``, so a long run can be stopped and resumed; ``--merge`` reads
+such files instead of playing and reports on the games they have in common, so variants run on
+different days (or machines) with the same setting and seed pair game by game.
 
 Game ``i`` uses seed ``SEED + i``, seats the bot under test at ``i mod players`` and gives it the
 bot seed ``SEED * 10 + i`` whatever the variant (opponent ``s`` gets ``SEED * 10 + i + s + 1``),
@@ -88,24 +92,55 @@ def report(setting: str, variants: list[dict[str, Any]], results: list[list[floa
     return line
 
 
+def merged(paths: list[str]) -> tuple[list[dict[str, Any]], list[list[float]]]:
+    """The variants of several ``--out`` files side by side, on the games all of them hold."""
+    runs = []
+    for path in paths:
+        with open(path, encoding="utf-8") as file:
+            lines = [json.loads(line) for line in file if line.strip()]
+        runs.append({line["game"]: line for line in lines})
+    common = sorted(set.intersection(*(set(run) for run in runs)))
+    variants = [v for run in runs for v in run[common[0]]["variants"]] if common else []
+    results = [[x for run in runs for x in run[g]["shares"]] for g in common]
+    return variants, results
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("setting", choices=sorted(SETTINGS))
     parser.add_argument("games", type=int)
     parser.add_argument("seed", type=int)
-    parser.add_argument("variants", type=json.loads)
+    parser.add_argument("variants", type=json.loads, nargs="?")
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--every", type=int, default=500, help="games between reports")
+    parser.add_argument("--out", help="append each game's result to this JSON-lines file")
+    parser.add_argument("--start", type=int, default=0, help="the first game to play")
+    parser.add_argument("--merge", nargs="+", metavar="FILE", help="report on --out files")
     args = parser.parse_args(argv)
-    variants: list[dict[str, Any]] = args.variants
-    jobs = [(args.setting, i, args.seed, variants, args.opponent) for i in range(args.games)]
+    if args.merge:
+        variants, results = merged(args.merge)
+        print(report(args.setting, variants, results[: args.games]))
+        return 0
+    variants = args.variants
+    if not variants:
+        parser.error("give the variants (a JSON list), or --merge files")
+    games = range(args.start, args.games)
+    jobs = [(args.setting, i, args.seed, variants, args.opponent) for i in games]
     results: list[list[float]] = []
+    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     with ProcessPoolExecutor(args.workers) as pool:
-        for k, shares in enumerate(pool.map(one, jobs, chunksize=4), start=1):
+        for k, (i, shares) in enumerate(
+            zip(games, pool.map(one, jobs, chunksize=4), strict=True), start=1
+        ):
             results.append(shares)
-            if k % args.every == 0 or k == args.games:
+            if out:
+                out.write(json.dumps({"game": i, "variants": variants, "shares": shares}) + "\n")
+                out.flush()
+            if k % args.every == 0 or k == len(jobs):
                 print(report(args.setting, variants, results), flush=True)
+    if out:
+        out.close()
     return 0
 
 

@@ -39,14 +39,12 @@ import pytest
 from invariants import config_id, legal_in, sweep_configs
 from ono99.bots.determinize import unseen_counts
 from ono99.bots.expert import rollout_value, value_of
-from ono99.bots.greedy import RANKED, GreedyBot
-from ono99.bots.heuristic import Planner, neighbour_sizes
+from ono99.bots.greedy import RANKED
+from ono99.bots.heuristic import Planner
 from ono99.engine import (
     ALL_ACTIONS,
-    DISCARD,
     DRAW,
     IN,
-    PLAY,
     Action,
     Rules,
     State,
@@ -72,6 +70,7 @@ from ono99.fast.contract import (
 )
 from ono99.fast.playout import Playout
 from ono99.sim.fast import Deal, FastBatch
+from rollouts import engine_rollout
 
 GAMES = {"single": 40, "tokens": 10, "points": 10}  # games per configuration (singles are short)
 INDEX = {str(a): a.index for a in ALL_ACTIONS}
@@ -381,7 +380,7 @@ def _compare_rollouts(state: State, seat: int) -> int:
             (Playout(rules, RANKED), None),
             (Playout(rules, RANKED, planner, seat), planner),
         ):
-            end = engine_rollout(after, state.round, seat, plan)
+            end, _ = engine_rollout(after, state.round, seat, plan)
             value = rollout_value(playout, state, seat, action)
             got, want = playout.facts(), facts(end)
             where = f"{config_id(rules)} seed {state.setup.seed} move {state.moves}, {action}"
@@ -391,30 +390,3 @@ def _compare_rollouts(state: State, seat: int) -> int:
             assert value == value_of(end, seat), where
             checked += 1
     return checked
-
-
-GREEDY = GreedyBot()
-
-
-def engine_rollout(state: State, start: int, me: int, planner: Planner | None) -> State:
-    """The engine played on as a rollout plays: owed draws at once, ``GreedyBot`` on every
-    seat's view, the planner at seat ``me`` where a card fits (as ``HeuristicBot`` asks it); to
-    the end of the game, or of round ``start`` in tokens and points matches."""
-    single = state.rules.match == "single"
-    while not state.over and (single or state.round == start):
-        if state.owes_draw:
-            state = apply_unchecked(state, state.owes_draw[0], DRAW)
-            continue
-        seat = state.to_play
-        assert seat is not None
-        v = view(state, seat)
-        action = GREEDY.choose(v)
-        if planner is not None and seat == me and action is not DISCARD and not v.must_bust:
-            assert v.hand is not None
-            in_ = sum(1 for st in v.status if st == "in")
-            sizes = neighbour_sizes(v)
-            action = PLAY[
-                planner.choose(v.hand, v.total, v.owed, v.ono99_played, sizes, players_in=in_)
-            ]
-        state = apply_unchecked(state, seat, action)
-    return state

@@ -52,6 +52,7 @@ from functools import lru_cache
 from ..engine import DRAW, OUT, Action, Rules, State, Status, View
 from ..fast.playout import Playout
 from .base import Bot
+from .cutoff import Cutoff
 from .determinize import Determinizer, unseen_counts
 from .greedy import RANKED
 from .heuristic import HeuristicBot, Planner
@@ -87,6 +88,11 @@ def rollout_value(playout: Playout, state: State, seat: int, action: Action) -> 
     playout.load(state)
     if not playout.act(seat, action):
         playout.run()
+    return playout_value(playout, seat)
+
+
+def playout_value(playout: Playout, seat: int) -> float:
+    """``match_value`` where a playout stands (at its horizon)."""
     return match_value(
         playout.rules, playout.winners, playout.status, playout.tokens, playout.scores, seat
     )
@@ -198,17 +204,31 @@ def search(
     worlds: int,
     max_rollouts: int,
     time_limit: float | None = None,
+    cutoff: Cutoff | None = None,
 ) -> SearchResult:
-    """Score each of ``actions`` by rollouts from the same sampled worlds."""
+    """Score each of ``actions`` by rollouts from the same sampled worlds: to the horizon, or,
+    with a ``cutoff``, to the seat's next decision(s), valued there all at once."""
     result = SearchResult(actions)
     n_worlds = max(1, min(worlds, max_rollouts // max(1, len(actions))))
     deadline = None if time_limit is None else time.perf_counter() + time_limit
+    later: list[tuple[int, int]] = []  # (candidate, world) valued at the cut-off
     for _ in range(n_worlds):
         world = sample(rng)
         for i, action in enumerate(actions):
-            result.values[i].append(rollout_value(playout, world, seat, action))
+            if cutoff is None:
+                result.values[i].append(rollout_value(playout, world, seat, action))
+                continue
+            playout.load(world)
+            if playout.act(seat, action) or cutoff.rollout(playout):
+                result.values[i].append(playout_value(playout, seat))
+            else:
+                later.append((i, len(result.values[i])))
+                result.values[i].append(0.0)
         if deadline is not None and time.perf_counter() >= deadline:
             break
+    if cutoff is not None:
+        for (i, j), value in zip(later, cutoff.values(), strict=True):
+            result.values[i][j] = value
     return result
 
 
@@ -229,6 +249,7 @@ class ExpertBot:
         infer: bool = False,
         error: float = DEFAULT_ERROR,
         prior: str = "heuristic",
+        cutoff: int = 0,
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -242,6 +263,9 @@ class ExpertBot:
             raise ValueError(f"prior must be one of {', '.join(PRIORS)}, not {prior!r}")
         self.prior = prior  # whose move the search keeps unless another is clearly better
         self._prior_bot = _HEURISTIC if prior == "heuristic" else _neural()
+        if cutoff < 0:
+            raise ValueError(f"cutoff must be 0 (to the end) or a number of turns, not {cutoff}")
+        self.cutoff = cutoff  # rollouts stop at the seat's cutoff-th next decision (0: never)
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -290,4 +314,5 @@ class ExpertBot:
             worlds=self.worlds,
             max_rollouts=self.max_rollouts,
             time_limit=self.time_limit,
+            cutoff=Cutoff(view.rules, seat, view.dealer, self.cutoff) if self.cutoff else None,
         )

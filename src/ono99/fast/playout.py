@@ -262,18 +262,24 @@ class Playout:
 
     # ------------------------------------------------------------ the loop
 
-    def run(self) -> None:
-        """Play on to the horizon, every move as ``choice`` has it."""
+    def run(self, stop: int = -1, turns: int = 1) -> bool:
+        """Play on to the horizon, every move as ``choice`` has it; True there. With a ``stop``
+        seat, stop short (False) when that seat is about to choose for the ``turns``-th time
+        (its owed draws taken): where a search puts a learned value in place of the rest."""
         if self.winners:
-            return
+            return True
         while True:
             if self.pending:
                 seat = self.pending.pop(0)
                 self.draw(seat, 1)
                 if seat == self.to_play and self.settle():
-                    return
+                    return True
                 continue
             seat = self.to_play
+            if seat == stop:
+                turns -= 1
+                if turns <= 0:
+                    return False
             action = self.choice()
             if action == _DISCARD:
                 ended = self.discard_four(seat)
@@ -282,7 +288,7 @@ class Playout:
             else:
                 ended = self.play(seat, action)
             if ended:
-                return
+                return True
 
     def choice(self) -> int:
         """The rollout's move for the seat to play, as an ``ALL_ACTIONS`` index: the policy's,
