@@ -70,6 +70,16 @@ class Net(nn.Module):
         return out
 
 
+def load_weights(net: Net, path: Path) -> None:
+    """Weights saved by ``Net.arrays`` (a ``neural.npz``) into ``net``, of the same sizes."""
+    with np.load(path) as data:
+        layers = (("1", net.l1), ("2", net.l2), ("p", net.policy), ("v", net.value))
+        with torch.no_grad():
+            for name, layer in layers:
+                layer.weight.copy_(torch.from_numpy(data[f"w{name}"].T.copy()))
+                layer.bias.copy_(torch.from_numpy(data[f"b{name}"]))
+
+
 class Table:
     """One vector environment of one rule set and opponent kind, with its rollout buffer."""
 
@@ -147,12 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     gen = torch.Generator().manual_seed(args.seed)
     net = Net(args.hidden)
     if args.init is not None:
-        with np.load(args.init) as data:
-            layers = (("1", net.l1), ("2", net.l2), ("p", net.policy), ("v", net.value))
-            with torch.no_grad():
-                for name, layer in layers:
-                    layer.weight.copy_(torch.from_numpy(data[f"w{name}"].T.copy()))
-                    layer.bias.copy_(torch.from_numpy(data[f"b{name}"]))
+        load_weights(net, args.init)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     tables = [Table(s, args.num_envs, args.seed * 100 + k)
               for k, s in enumerate(args.tables.split(","))]  # fmt: skip

@@ -148,3 +148,23 @@ def test_the_training_example_runs(tmp_path: Path) -> None:
     bot = NeuralBot(weights=tmp_path / "neural.npz")
     final = play_game(make_rules("2022", players=3), [bot, bot, make_bot("greedy")], 3)
     assert final.over
+
+
+def test_the_expert_iteration_example_runs(tmp_path: Path) -> None:
+    """One tiny generation of ``examples/expert_iteration.py``: the searched positions are
+    kept with legal moves as targets, and the next network plays, alone and inside the search."""
+    pytest.importorskip("torch")
+    script = runpy.run_path(str(ROOT / "examples" / "expert_iteration.py"), run_name="exit")
+    options = '{"prior": "neural", "cutoff": 2, "worlds": 3, "max_rollouts": 9}'
+    args = ["--games", "10", "--settings", "2p", "--epochs", "1", "--options", options]
+    assert script["main"]([*args, "--out-dir", str(tmp_path)]) == 0
+    with np.load(tmp_path / "gen1-data.npz") as data:
+        assert len(data["move"]) > 20
+        assert data["mask"][np.arange(len(data["move"])), data["move"]].all()
+        assert set(np.unique(data["reward"])) <= {-1.0, 1.0}
+    weights = tmp_path / "gen1.npz"
+    assert "generation 1" in str(np.load(weights)["note"])
+    rules = make_rules("2022", players=2)
+    bots = [NeuralBot(weights=weights), ExpertBot(2, worlds=3, max_rollouts=9, prior="neural",
+                                                   cutoff=1, weights=str(weights))]  # fmt: skip
+    assert play_game(rules, bots, 4).over

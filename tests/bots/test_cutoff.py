@@ -134,3 +134,25 @@ def test_a_negative_cutoff_is_refused() -> None:
         ExpertBot(cutoff=-1)
     with pytest.raises(ValueError, match="1st decision"):
         Cutoff(make_rules("2022", players=2), 0, 0, 0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_mix_blends_the_value_with_the_rollout_played_on(players: int) -> None:
+    """Stopping at the cut-off only pauses a rollout: with ``mix`` 0 the search's estimates are
+    those of rollouts to the end; with ``mix`` ½ they lie halfway between those and the
+    network's alone (``mix`` 1), world by world."""
+    rules = make_rules("2022", players=players)
+    budget = {"worlds": 8, "max_rollouts": 40}
+    checked = 0
+    for state in decisions(rules, 61, every=4)[:6]:
+        v = view(state, state.to_play)
+        plain = ExpertBot(5, **budget).evaluate(v)
+        assert ExpertBot(5, cutoff=2, mix=0.0, **budget).evaluate(v) == plain
+        network = ExpertBot(5, cutoff=2, mix=1.0, **budget).evaluate(v)
+        half = ExpertBot(5, cutoff=2, mix=0.5, **budget).evaluate(v)
+        for (a, p), (_, q), (_, h) in zip(plain, network, half, strict=True):
+            assert h == pytest.approx((p + q) / 2, abs=1e-9), a
+        checked += network != plain
+    assert checked, "the network never changed an estimate"
+    with pytest.raises(ValueError, match="mix"):
+        ExpertBot(mix=1.5)

@@ -9,6 +9,11 @@ The value is the expected reward of the seat to play, −1 … +1 (a win is +1, 
 shared win its share), so the chance of winning it stands for is (v + 1) / 2, on the same scale
 as the outcomes of the rollouts that reach the end first.
 
+With ``mix`` below 1, each stopped rollout is also played on to its end, and its value is
+``mix`` times the network's plus the rest times the outcome: the blend AlphaGo made of its value
+network and its rollouts (there half and half), less noisy than the outcome alone and less
+biased than the network alone.
+
 The observations come from the search's own imagined worlds (the seat's determinizations), so
 nothing real is revealed. They are built by filling ``features.Public`` from the stopped
 playouts and encoding the whole batch at once with ``features.encode_public``: the observation
@@ -100,7 +105,15 @@ class Cutoff:
     """Collects the positions where a search's rollouts stopped, then values them all at once
     with the network (see the module doc). One per decision: ``seat`` is the searcher."""
 
-    def __init__(self, rules: Rules, seat: int, dealer: int, turns: int = DEFAULT_TURNS) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        seat: int,
+        dealer: int,
+        turns: int = DEFAULT_TURNS,
+        weights: str | None = None,
+        mix: float = 1.0,
+    ) -> None:
         from .neural import NeuralBot
 
         if turns < 1:
@@ -109,7 +122,8 @@ class Cutoff:
         self.seat = seat
         self.dealer = (dealer - seat) % rules.players
         self.turns = turns
-        self.net = NeuralBot().net
+        self.mix = mix  # the value's share; the rest is the rollout played on to its end
+        self.net = NeuralBot(weights=weights).net  # loaded once per process, then shared
         self.snapshots: list[Snapshot] = []
 
     def rollout(self, playout: Playout) -> bool:

@@ -66,11 +66,11 @@ DEFAULT_Z = 1.25  # standard errors by which an action must beat the heuristic's
 PRIORS = ("heuristic", "neural")  # the bots whose move the search starts from
 
 
-def _neural() -> Bot:
+def _neural(weights: str | None) -> Bot:
     """The ``neural`` bot, as a prior (it needs NumPy: imported only when asked for)."""
     from .neural import NeuralBot
 
-    return NeuralBot()
+    return NeuralBot(weights=weights)
 
 
 # --------------------------------------------------------------------------- values
@@ -221,14 +221,17 @@ def search(
             playout.load(world)
             if playout.act(seat, action) or cutoff.rollout(playout):
                 result.values[i].append(playout_value(playout, seat))
-            else:
-                later.append((i, len(result.values[i])))
-                result.values[i].append(0.0)
+                continue
+            later.append((i, len(result.values[i])))
+            if cutoff.mix < 1.0:  # the rollout's own outcome too, to blend with the value
+                playout.run()
+            result.values[i].append(playout_value(playout, seat) if cutoff.mix < 1.0 else 0.0)
         if deadline is not None and time.perf_counter() >= deadline:
             break
     if cutoff is not None:
+        mix = cutoff.mix
         for (i, j), value in zip(later, cutoff.values(), strict=True):
-            result.values[i][j] = value
+            result.values[i][j] = mix * value + (1.0 - mix) * result.values[i][j]
     return result
 
 
@@ -250,6 +253,8 @@ class ExpertBot:
         error: float = DEFAULT_ERROR,
         prior: str = "heuristic",
         cutoff: int = 0,
+        weights: str | None = None,
+        mix: float = 1.0,
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -262,10 +267,14 @@ class ExpertBot:
         if prior not in PRIORS:
             raise ValueError(f"prior must be one of {', '.join(PRIORS)}, not {prior!r}")
         self.prior = prior  # whose move the search keeps unless another is clearly better
-        self._prior_bot = _HEURISTIC if prior == "heuristic" else _neural()
+        self.weights = weights  # the network of the neural prior and the cut-off (None: shipped)
+        self._prior_bot = _HEURISTIC if prior == "heuristic" else _neural(weights)
         if cutoff < 0:
             raise ValueError(f"cutoff must be 0 (to the end) or a number of turns, not {cutoff}")
         self.cutoff = cutoff  # rollouts stop at the seat's cutoff-th next decision (0: never)
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix must be between 0 and 1, not {mix}")
+        self.mix = mix  # the network's share of a cut-off rollout's value; the rest its outcome
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -314,5 +323,9 @@ class ExpertBot:
             worlds=self.worlds,
             max_rollouts=self.max_rollouts,
             time_limit=self.time_limit,
-            cutoff=Cutoff(view.rules, seat, view.dealer, self.cutoff) if self.cutoff else None,
+            cutoff=(
+                Cutoff(view.rules, seat, view.dealer, self.cutoff, self.weights, self.mix)
+                if self.cutoff
+                else None
+            ),
         )
