@@ -3,6 +3,7 @@
 Run by hand (never part of the tests):
 
     .venv/bin/python benchmarks/bench_bound.py --games 1000 --workers 2
+    .venv/bin/python benchmarks/bench_bound.py --games 1000 --workers 2 --prior neural
 
 ``hands`` is the expert's search (same worlds and rollouts) run on worlds that hold the true
 hands of every player and a freshly shuffled draw pile: perfect inference of what opponents
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from ono99.bots import OracleBot, make_bot
-from ono99.bots.expert import DEFAULT_MAX_ROLLOUTS, DEFAULT_WORLDS
+from ono99.bots.expert import DEFAULT_MAX_ROLLOUTS, DEFAULT_WORLDS, PRIORS
 from ono99.engine import Rules, Setup, State, make_rules
 from ono99.sim import play_game
 from ono99.sim.stats import wilson_interval
@@ -50,13 +51,13 @@ class HandsKnownBot(OracleBot):
         return world
 
 
-def one(args: tuple[str, int, int, int, int]) -> float:
-    setting, seed, i, worlds, rollouts = args
+def one(args: tuple[str, int, int, int, int, str]) -> float:
+    setting, seed, i, worlds, rollouts, prior = args
     rules: Rules = SETTINGS[setting]()
     n = rules.players
     me = i % n
     bots = [
-        HandsKnownBot(seed + i, worlds=worlds, max_rollouts=rollouts)
+        HandsKnownBot(seed + i, worlds=worlds, max_rollouts=rollouts, prior=prior)
         if s == me
         else make_bot("greedy")
         for s in range(n)
@@ -75,10 +76,18 @@ def main() -> None:
     parser.add_argument(
         "--rollouts", type=int, default=DEFAULT_MAX_ROLLOUTS, help="cap on worlds × actions"
     )
+    parser.add_argument("--prior", default="heuristic", choices=PRIORS, help="the search's prior")
     args = parser.parse_args()
-    print(f"search budget: {args.worlds} worlds, at most {args.rollouts} rollouts", flush=True)
+    print(
+        f"search budget: {args.worlds} worlds, at most {args.rollouts} rollouts, "
+        f"{args.prior} prior",
+        flush=True,
+    )
     for setting in [args.only] if args.only else SETTINGS:
-        jobs = [(setting, args.seed, i, args.worlds, args.rollouts) for i in range(args.games)]
+        jobs = [
+            (setting, args.seed, i, args.worlds, args.rollouts, args.prior)
+            for i in range(args.games)
+        ]
         with ProcessPoolExecutor(args.workers) as pool:
             wins = sum(pool.map(one, jobs, chunksize=8))
         low, high = wilson_interval(wins, args.games)

@@ -66,8 +66,13 @@ DEFAULT_Z = 1.25  # standard errors by which an action must beat the heuristic's
 PRIORS = ("heuristic", "neural")  # the bots whose move the search starts from
 
 
-def _neural(weights: str | None) -> Bot:
-    """The ``neural`` bot, as a prior (it needs NumPy: imported only when asked for)."""
+def prior_bot(prior: str, weights: str | None = None) -> Bot:
+    """The bot of a search's prior (one of ``PRIORS``): the heuristic, or the ``neural`` bot
+    (it needs NumPy: imported only when asked for) with ``weights`` (None: the shipped ones)."""
+    if prior not in PRIORS:
+        raise ValueError(f"prior must be one of {', '.join(PRIORS)}, not {prior!r}")
+    if prior == "heuristic":
+        return _HEURISTIC
     from .neural import NeuralBot
 
     return NeuralBot(weights=weights)
@@ -264,11 +269,9 @@ class ExpertBot:
         self.z = z  # how sure the search must be to overrule the heuristic (standard errors)
         self.infer = infer  # lean the sampled hands towards what the opponents' play suggests
         self.error = error
-        if prior not in PRIORS:
-            raise ValueError(f"prior must be one of {', '.join(PRIORS)}, not {prior!r}")
         self.prior = prior  # whose move the search keeps unless another is clearly better
         self.weights = weights  # the network of the neural prior and the cut-off (None: shipped)
-        self._prior_bot = _HEURISTIC if prior == "heuristic" else _neural(weights)
+        self._prior_bot = prior_bot(prior, weights)
         if cutoff < 0:
             raise ValueError(f"cutoff must be 0 (to the end) or a number of turns, not {cutoff}")
         self.cutoff = cutoff  # rollouts stop at the seat's cutoff-th next decision (0: never)

@@ -19,11 +19,9 @@ from ..engine import Action, Setup, State, legal_actions, view
 from ..fast.playout import Playout
 from .base import OmniscientBot
 from .determinize import unseen_counts
-from .expert import DEFAULT_MAX_ROLLOUTS, candidates, search
+from .expert import DEFAULT_MAX_ROLLOUTS, candidates, prior_bot, search
 from .greedy import RANKED
-from .heuristic import HeuristicBot, Planner
-
-_HEURISTIC = HeuristicBot()
+from .heuristic import Planner
 
 DEFAULT_WORLDS = 16  # the cards are known, only future reshuffles vary between worlds
 
@@ -39,10 +37,12 @@ class OracleBot(OmniscientBot):
         *,
         worlds: int = DEFAULT_WORLDS,
         max_rollouts: int = DEFAULT_MAX_ROLLOUTS,
+        prior: str = "heuristic",
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
         self.max_rollouts = max_rollouts
+        self._prior = prior_bot(prior)  # whose move the search keeps unless another is better
 
     def choose_state(self, state: State, seat: int) -> Action:
         legal = legal_actions(state, seat)
@@ -50,7 +50,7 @@ class OracleBot(OmniscientBot):
         if len(actions) == 1:
             return actions[0]
         own = view(state, seat)
-        prior = _HEURISTIC.choose(own)
+        prior = self._prior.choose(own)
         actions.sort(key=lambda a: a is not prior)
         result = search(
             self.worlds_from(state),
