@@ -3,8 +3,8 @@
 One generation, from the network ``W`` (``--init``; the shipped ``neural`` weights by default):
 
 1. **play**: ``--games`` games per setting of the expert searching with ``W`` (``--options``,
-   e.g. ``{"prior": "neural", "cutoff": 2}``: the network's move as the prior, its value at the
-   cut-off) against ``greedy`` at every other seat, the expert's seat rotated. At every decision
+   by default ``{"prior": "neural"}``: the network's move as the prior; ``"cutoff": 2`` adds its
+   value at a cut-off) against ``greedy`` at every other seat, the expert's seat rotated. At every decision
    the search actually made (more than one candidate), the seat's observation, its legal mask
    and the move the search chose are kept; once the game is over, the reward the seat got
    (+1 a win, −1 a loss, a shared win its share) is the value target of each of them.
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generations", type=int, default=1)
     parser.add_argument("--games", type=int, default=300, help="games per setting, per generation")
     parser.add_argument("--settings", default="2p,4p", help=f"of {', '.join(SETTINGS)}")
-    parser.add_argument("--options", type=json.loads, default={"prior": "neural", "cutoff": 2},
+    parser.add_argument("--options", type=json.loads, default={"prior": "neural"},
                         help="the searching expert's options, as a JSON object")  # fmt: skip
     parser.add_argument("--init", type=Path, default=None, help="generation 0's weights")
     parser.add_argument("--epochs", type=int, default=4)
