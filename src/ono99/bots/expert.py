@@ -36,6 +36,13 @@ Those chances are the estimates ``evaluate`` returns for hints. Instant answers:
 action, and an owed draw (drawing first only adds a card to choose from; a lost draw leaves the
 hand short for the round).
 
+``cutoff=k`` stops each rollout at the seat's ``k``-th next decision and takes the ``neural``
+network's value of the position there instead of playing on (``bots/cutoff.py``); ``mix``
+blends that value with the rollout played on to its end, and ``weights`` names another
+network for the prior and the cut-off. Both are off by default: in 424 paired 2-player games
+the pure cut-off was weaker and the blend no stronger (docs/bots.md, "The network inside the
+search").
+
 ``infer=True`` samples the worlds with ``inference.InferringSampler``, which leans each
 opponent's hand towards what its recent plays suggest (under a greedy model of play). It is
 off by default: paired games against ``greedy`` showed no significant gain (the figures are
