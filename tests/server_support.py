@@ -113,19 +113,20 @@ class Client:
 
     async def expect(
         self,
-        kind: str,
+        kind: str | tuple[str, ...],
         pred: Callable[[dict[str, Any]], bool] = lambda m: True,
         timeout: float = TIMEOUT,
     ) -> dict[str, Any]:
-        """The next not yet expected message of type ``kind`` matching ``pred`` (reading on
-        until it comes)."""
+        """The next not yet expected message of type ``kind`` (or of one of several types)
+        matching ``pred`` (reading on until it comes)."""
+        kinds = (kind,) if isinstance(kind, str) else kind
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
             while self._unread < len(self.messages):
                 message = self.messages[self._unread]
                 self._unread += 1
-                if message["type"] == kind and pred(message):
+                if message["type"] in kinds and pred(message):
                     return message
             await self.receive(max(0.01, end - loop.time()))
 
