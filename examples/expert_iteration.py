@@ -3,11 +3,12 @@
 One generation, from the network ``W`` (``--init``; the shipped ``neural`` weights by default):
 
 1. **play**: ``--games`` games per setting of the expert searching with ``W`` (``--options``,
-   by default ``{"prior": "neural"}``: the network's move as the prior; ``"cutoff": 2`` adds its
-   value at a cut-off) against ``greedy`` at every other seat, the expert's seat rotated. At every decision
-   the search actually made (more than one candidate), the seat's observation, its legal mask
-   and the move the search chose are kept; once the game is over, the reward the seat got
-   (+1 a win, −1 a loss, a shared win its share) is the value target of each of them.
+   by default ``{"prior": "neural"}``: the network's move as the prior; ``"cutoff": 2`` adds
+   its value at a cut-off) against ``greedy`` at every other seat, the expert's seat rotated.
+   At every decision the search actually made (more than one candidate), the seat's
+   observation, its legal mask and the move the search chose are kept; once the game is over,
+   the reward the seat got (+1 a win, −1 a loss, a shared win its share) is the value target of
+   each of them.
 2. **learn**: from ``W``, minimize the cross-entropy of the policy to the searched moves plus
    ``--value-weight`` times the squared error of the value to the rewards (Adam, PyTorch on the
    CPU, one thread), for ``--epochs`` epochs, holding out a tenth of the games to report on.
@@ -47,7 +48,7 @@ from ono99.bots.expert import candidates
 from ono99.bots.neural import weights_path
 from ono99.engine import Action, Rules, View, make_rules
 from ono99.env.core import final_reward
-from ono99.features import encode, legal_mask
+from ono99.features import NUM_ACTIONS, OBS_SIZE, encode, legal_mask
 from ono99.sim import play_game
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -87,8 +88,8 @@ def play(job: tuple[str, int, dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, 
     final = play_game(rules, bots, seed)
     reward = final_reward(final, me)
     n = len(recorder.rows)
-    obs = np.stack([r[0] for r in recorder.rows]) if n else np.zeros((0, 173), np.float32)
-    mask = np.stack([r[1] for r in recorder.rows]) if n else np.zeros((0, 18), np.int8)
+    obs = np.stack([r[0] for r in recorder.rows]) if n else np.zeros((0, OBS_SIZE), np.float32)
+    mask = np.stack([r[1] for r in recorder.rows]) if n else np.zeros((0, NUM_ACTIONS), np.int8)
     moves = np.array([r[2] for r in recorder.rows], dtype=np.int64)
     return obs, mask, moves, np.full(n, reward, dtype=np.float32)
 

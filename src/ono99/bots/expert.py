@@ -235,9 +235,11 @@ def search(
                 result.values[i].append(playout_value(playout, seat))
                 continue
             later.append((i, len(result.values[i])))
+            outcome = 0.0
             if cutoff.mix < 1.0:  # the rollout's own outcome too, to blend with the value
                 playout.run()
-            result.values[i].append(playout_value(playout, seat) if cutoff.mix < 1.0 else 0.0)
+                outcome = playout_value(playout, seat)
+            result.values[i].append(outcome)
         if deadline is not None and time.perf_counter() >= deadline:
             break
     if cutoff is not None:
