@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
+from ono99.bots.base import Bot
 from ono99.bots.greedy import GreedyBot
 from ono99.bots.heuristic import Planner, neighbour_sizes
 from ono99.engine import DISCARD, DRAW, PLAY, State, apply_unchecked, view
@@ -19,12 +22,15 @@ def engine_rollout(
     *,
     stop: int | None = None,
     turns: int = 1,
+    network: Bot | None = None,
+    network_seats: Collection[int] = (),
 ) -> tuple[State, bool]:
     """The engine played on as a rollout plays: owed draws at once, ``GreedyBot`` on every
     seat's view, the planner at seat ``me`` where a card fits (as ``HeuristicBot`` asks it); to
     the end of the game, or of round ``start`` in tokens and points matches. With a ``stop``
     seat, it stops short when that seat is about to choose for the ``turns``-th time, as
-    ``Playout.run(stop, turns)`` does. The state, and whether the horizon was reached."""
+    ``Playout.run(stop, turns)`` does. A ``network`` bot plays ``network_seats`` instead, as
+    the expert's network rollouts play them. The state, and whether the horizon was reached."""
     single = state.rules.match == "single"
     while not state.over and (single or state.round == start):
         if state.owes_draw:
@@ -37,6 +43,10 @@ def engine_rollout(
             if turns <= 0:
                 return state, False
         v = view(state, seat)
+        if seat in network_seats:
+            assert network is not None
+            state = apply_unchecked(state, seat, network.choose(v))
+            continue
         action = GREEDY.choose(v)
         if planner is not None and seat == me and action is not DISCARD and not v.must_bust:
             assert v.hand is not None

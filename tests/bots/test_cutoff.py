@@ -70,7 +70,7 @@ def test_the_cutoff_sees_what_the_engine_view_shows(index: int, rules: Rules) ->
                 stopped += 1
                 snapshot = cutoff.snapshots[-1]
                 want = encode(view(end, me))
-                mine = encode_public(public_of_snapshots([snapshot], cutoff.dealer), rules)[0]
+                mine = encode_public(public_of_snapshots([snapshot]), rules)[0]
                 assert mine.tobytes() == want.tobytes(), where
                 wanted.append(want)
             values = cutoff.values()
@@ -91,10 +91,10 @@ def test_a_snapshot_is_a_copy() -> None:
     assert me is not None
     playout = Playout(rules, RANKED)
     playout.load(state)
-    snapshot = Snapshot(playout, me)
-    before = encode_public(public_of_snapshots([snapshot], 0), rules)
+    snapshot = Snapshot(playout, me, state.dealer)
+    before = encode_public(public_of_snapshots([snapshot]), rules)
     playout.run()
-    after = encode_public(public_of_snapshots([snapshot], 0), rules)
+    after = encode_public(public_of_snapshots([snapshot]), rules)
     assert np.array_equal(before, after)
 
 

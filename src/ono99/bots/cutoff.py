@@ -34,31 +34,36 @@ DEFAULT_TURNS = 1  # the seat's next decision: one round of the table played by 
 
 
 class Snapshot:
-    """What the seat may see of a stopped playout, copied out of it (the playout is reused)."""
+    """What the seat may see of a stopped playout, copied out of it (the playout is reused).
+    Card kinds and action indices are below 256, so the card lists are kept as bytes: cheap to
+    copy, and the batch counts them all in one pass."""
 
-    __slots__ = ("discard", "draw_pile", "facts", "hand", "laid", "legal", "sizes")
+    __slots__ = ("dealer", "discard", "draw_pile", "hand", "laid", "legal", "scalars", "seats")
 
-    def __init__(self, playout: Playout, seat: int) -> None:
+    def __init__(self, playout: Playout, seat: int, dealer: int) -> None:
         n = len(playout.status)
         order = [(seat + k) % n for k in range(n)]
-        self.hand = list(playout.hands[seat])
-        self.legal = playout.legal()
-        self.discard = list(playout.discard)
+        self.dealer = (dealer - seat) % n  # as the seat sees it: relative to itself
+        self.hand = bytes(playout.hands[seat])
+        self.legal = bytes(playout.legal())
+        self.discard = bytes(playout.discard)
         self.laid = (
-            [c for s in order[1:] if playout.status[s] == OUT for c in playout.hands[s]]
+            bytes([c for s in order[1:] if playout.status[s] == OUT for c in playout.hands[s]])
             if playout.match == "single"
-            else []
+            else b""
         )
-        self.sizes = [len(playout.hands[s]) for s in order]
         pending = playout.pending
         tokens, scores = playout.tokens, playout.scores
-        self.facts = (
+        self.scalars = (
             playout.total,
             playout.direction,
             playout.owed,
             playout.ono_played,
             (playout.to_play - seat) % n,
+        )
+        self.seats = (  # per seat, from the seat itself on
             [playout.status[s].code for s in order],
+            [len(playout.hands[s]) for s in order],
             [int(s in pending) for s in order],
             [tokens[s] for s in order] if tokens is not None else [0] * n,
             [scores[s] for s in order] if scores is not None else [0] * n,
@@ -66,36 +71,35 @@ class Snapshot:
         self.draw_pile = len(playout.pile)
 
 
-def public_of_snapshots(snapshots: list[Snapshot], dealer: int) -> Any:
-    """``features.Public`` of a batch of snapshots of one seat, ``dealer`` relative to it."""
+def public_of_snapshots(snapshots: list[Snapshot]) -> Any:
+    """``features.Public`` of a batch of snapshots (of one seat or of several)."""
     np = numpy_for("the expert's cut-off")
     from ..engine.cards import NUM_CARD_KINDS
     from ..features import ABSENT, NUM_ACTIONS, SEATS, Public
 
     b = len(snapshots)
-    k = NUM_CARD_KINDS
 
-    def counts(lists: list[list[int]], width: int) -> Any:
-        lengths = [len(x) for x in lists]
-        flat = np.fromiter((c for x in lists for c in x), dtype=np.int64, count=sum(lengths))
-        rows = np.repeat(np.arange(b, dtype=np.int64) * width, lengths)
-        return np.bincount(rows + flat, minlength=b * width).reshape(b, width)
+    def counts(rows: list[bytes], width: int) -> Any:
+        lengths = [len(x) for x in rows]
+        flat = np.frombuffer(b"".join(rows), dtype=np.uint8).astype(np.int64)
+        starts = np.repeat(np.arange(b, dtype=np.int64) * width, lengths)
+        return np.bincount(starts + flat, minlength=b * width).reshape(b, width)
 
-    hand = counts([s.hand for s in snapshots], k)
+    hand = counts([s.hand for s in snapshots], NUM_CARD_KINDS)
     legal = counts([s.legal for s in snapshots], NUM_ACTIONS)
-    discard = counts([s.discard for s in snapshots], k)
-    laid = counts([s.laid for s in snapshots], k)
-    n = len(snapshots[0].sizes) if snapshots else 0
-    per_seat = np.zeros((5, b, SEATS), dtype=np.int64)
+    discard = counts([s.discard for s in snapshots], NUM_CARD_KINDS)
+    laid = counts([s.laid for s in snapshots], NUM_CARD_KINDS)
+    n = len(snapshots[0].seats[0]) if snapshots else 0
+    per_seat = np.full((5, b, SEATS), 0, dtype=np.int64)
     per_seat[0] = ABSENT
-    scalars = np.zeros((5, b), dtype=np.int64)
-    for i, s in enumerate(snapshots):
-        total, direction, owed, ono, to_play, status, owes, tokens, scores = s.facts
-        scalars[:, i] = (total, direction, owed, ono, to_play)
-        per_seat[:, i, :n] = (status, s.sizes, owes, tokens, scores)
+    if b:
+        per_seat[:, :, :n] = np.array([s.seats for s in snapshots], dtype=np.int64).transpose(
+            1, 0, 2
+        )
+    scalars = np.array([s.scalars for s in snapshots], dtype=np.int64).reshape(b, 5).T
     total, direction, owed, ono99_played, to_play = scalars
     status, sizes, owes, tokens, scores = per_seat
-    dealers = np.full(b, dealer, dtype=np.int64)
+    dealers = np.array([s.dealer for s in snapshots], dtype=np.int64)
     draw_pile = np.array([s.draw_pile for s in snapshots], dtype=np.int64)
     return Public(hand, legal, total, direction, owed, ono99_played, to_play, dealers, status,
                   sizes, owes, tokens, scores, discard, laid, draw_pile)  # fmt: skip
@@ -120,7 +124,7 @@ class Cutoff:
             raise ValueError(f"a cut-off is at the seat's 1st decision or later, not {turns}")
         self.rules = rules
         self.seat = seat
-        self.dealer = (dealer - seat) % rules.players
+        self.dealer = dealer
         self.turns = turns
         self.mix = mix  # the value's share; the rest is the rollout played on to its end
         self.net = NeuralBot(weights=weights).net  # loaded once per process, then shared
@@ -131,7 +135,7 @@ class Cutoff:
         position is kept, to be valued by ``values``."""
         if playout.run(self.seat, self.turns):
             return True
-        self.snapshots.append(Snapshot(playout, self.seat))
+        self.snapshots.append(Snapshot(playout, self.seat, self.dealer))
         return False
 
     def values(self) -> list[float]:
@@ -140,7 +144,7 @@ class Cutoff:
             return []
         from ..features import encode_public
 
-        obs = encode_public(public_of_snapshots(self.snapshots, self.dealer), self.rules)
+        obs = encode_public(public_of_snapshots(self.snapshots), self.rules)
         self.snapshots = []
         value = self.net.forward(obs)[1]
         return [min(1.0, max(0.0, (float(v) + 1.0) / 2.0)) for v in value]

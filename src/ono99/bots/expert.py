@@ -43,6 +43,11 @@ network for the prior and the cut-off. Both are off by default: in 424 paired 2-
 the pure cut-off was weaker and the blend no stronger (docs/bots.md, "The network inside the
 search").
 
+``rollout="neural"`` has the ``neural`` network play the searcher's seat in the rollouts
+instead of the planner, and ``rollout="neural-all"`` every seat; a decision's rollouts are then
+played in lockstep, one forward pass per turn for all of them (``bots/network_rollouts.py``),
+and a cut-off takes its value from the same pass.
+
 ``infer=True`` samples the worlds with ``inference.InferringSampler``, which leans each
 opponent's hand towards what its recent plays suggest (under a greedy model of play). It is
 off by default: paired games against ``greedy`` showed no significant gain (the figures are
@@ -64,6 +69,7 @@ from .determinize import Determinizer, unseen_counts
 from .greedy import RANKED
 from .heuristic import HeuristicBot, Planner
 from .inference import DEFAULT_ERROR, Inference, InferringSampler
+from .network_rollouts import ROLLOUTS, NetworkRollouts
 
 _HEURISTIC = HeuristicBot()
 
@@ -217,16 +223,29 @@ def search(
     max_rollouts: int,
     time_limit: float | None = None,
     cutoff: Cutoff | None = None,
+    network: NetworkRollouts | None = None,
 ) -> SearchResult:
     """Score each of ``actions`` by rollouts from the same sampled worlds: to the horizon, or,
-    with a ``cutoff``, to the seat's next decision(s), valued there all at once."""
+    with a ``cutoff``, to the seat's next decision(s), valued there all at once; with a
+    ``network``, played by it in lockstep (``bots/network_rollouts.py``)."""
     result = SearchResult(actions)
     n_worlds = max(1, min(worlds, max_rollouts // max(1, len(actions))))
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    later: list[tuple[int, int]] = []  # (candidate, world) valued at the cut-off
+    later: list[tuple[int, int]] = []  # (candidate, world) valued at the cut-off, or batched
+    batch: list[Playout] = []  # the network's rollouts, in the order of ``later``
     for _ in range(n_worlds):
         world = sample(rng)
         for i, action in enumerate(actions):
+            if network is not None:
+                rollout = network.playout()
+                rollout.load(world)
+                if rollout.act(seat, action):
+                    result.values[i].append(playout_value(rollout, seat))
+                    continue
+                later.append((i, len(result.values[i])))
+                batch.append(rollout)
+                result.values[i].append(0.0)
+                continue
             if cutoff is None:
                 result.values[i].append(rollout_value(playout, world, seat, action))
                 continue
@@ -242,7 +261,10 @@ def search(
             result.values[i].append(outcome)
         if deadline is not None and time.perf_counter() >= deadline:
             break
-    if cutoff is not None:
+    if network is not None:
+        for (i, j), value in zip(later, network.finish(batch), strict=True):
+            result.values[i][j] = value
+    elif cutoff is not None:
         mix = cutoff.mix
         for (i, j), value in zip(later, cutoff.values(), strict=True):
             result.values[i][j] = mix * value + (1.0 - mix) * result.values[i][j]
@@ -269,6 +291,7 @@ class ExpertBot:
         cutoff: int = 0,
         weights: str | None = None,
         mix: float = 1.0,
+        rollout: str = "heuristic",
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -287,6 +310,9 @@ class ExpertBot:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
         self.mix = mix  # the network's share of a cut-off rollout's value; the rest its outcome
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        self.rollout = rollout  # who plays the rollouts: hand-written policies or the network
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -337,7 +363,21 @@ class ExpertBot:
             time_limit=self.time_limit,
             cutoff=(
                 Cutoff(view.rules, seat, view.dealer, self.cutoff, self.weights, self.mix)
-                if self.cutoff
+                if self.cutoff and self.rollout == "heuristic"
+                else None
+            ),
+            network=(
+                NetworkRollouts(
+                    view.rules,
+                    seat,
+                    view.dealer,
+                    playout_value,
+                    every_seat=self.rollout == "neural-all",
+                    weights=self.weights,
+                    cutoff=self.cutoff,
+                    mix=self.mix,
+                )
+                if self.rollout != "heuristic"
                 else None
             ),
         )

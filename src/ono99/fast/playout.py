@@ -38,6 +38,7 @@ HAND_SIZE = 4
 _KINDS = tuple(range(NUM_CARD_KINDS))
 _DRAW, _DISCARD = DRAW.index, DISCARD.index
 UNPLAYABLE = 1 << 8  # a card kind's entry in ``Playout.row`` when it may not be played now
+EVERY_SEAT = -2  # ``Playout.run``'s stop: pause at every seat's choice
 
 
 class RankedPolicy(Protocol):
@@ -265,7 +266,8 @@ class Playout:
     def run(self, stop: int = -1, turns: int = 1) -> bool:
         """Play on to the horizon, every move as ``choice`` has it; True there. With a ``stop``
         seat, stop short (False) when that seat is about to choose for the ``turns``-th time
-        (its owed draws taken): where a search puts a learned value in place of the rest."""
+        (its owed draws taken): where a search puts a learned value in place of the rest, or a
+        learned policy's move. ``EVERY_SEAT`` stops at whichever seat is about to choose."""
         if self.winners:
             return True
         while True:
@@ -276,7 +278,7 @@ class Playout:
                     return True
                 continue
             seat = self.to_play
-            if seat == stop:
+            if seat == stop or stop == EVERY_SEAT:
                 turns -= 1
                 if turns <= 0:
                     return False

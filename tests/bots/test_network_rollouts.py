@@ -1,0 +1,165 @@
+"""The network as the expert's rollout policy (``bots/network_rollouts.py``,
+``ExpertBot(rollout="neural" | "neural-all")``).
+
+The rollouts of a decision are played in lockstep on ``Playout``s, the network asked for the
+whole batch at once; they must end exactly as the engine ends when ``NeuralBot`` plays the same
+seats from their views and greedy the others (``rollouts.engine_rollout``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hidden import hide
+from invariants import config_id, sweep_configs
+from ono99.bots import ExpertBot
+from ono99.bots.expert import playout_value, value_of
+from ono99.bots.network_rollouts import NetworkRollouts
+from ono99.bots.neural import NeuralBot
+from ono99.engine import Rules, apply_unchecked, legal_actions, make_rules, view
+from ono99.fast.contract import Facts, RoundEnd, facts, round_end
+from ono99.fast.playout import Playout
+from ono99.features import encode
+from rollouts import engine_rollout
+from test_cutoff import TINY, decisions
+
+CONFIGS = sweep_configs()[1::6]  # both editions, every match format, 2 to 6 players
+
+
+def ending(f: Facts, rules: Rules) -> Facts | RoundEnd:
+    """What a rollout's end must agree on: everything at a single game's end, what the round
+    decided at a round's end (the playout deals no next round)."""
+    return f if rules.match == "single" else round_end(f)
+
+
+@pytest.mark.parametrize("every_seat", [False, True], ids=["searcher", "every-seat"])
+@pytest.mark.parametrize(
+    ("index", "rules"), list(enumerate(CONFIGS)), ids=[config_id(r) for r in CONFIGS]
+)
+def test_lockstep_rollouts_end_as_the_engine_played_by_the_network(
+    index: int, rules: Rules, every_seat: bool
+) -> None:
+    """Every rollout of a batch (all the legal moves of several positions at once) ends in the
+    position, and with the value, that the engine reaches when ``NeuralBot`` plays the
+    network's seats from their own views and greedy plays the rest."""
+    bot = NeuralBot()
+    checked = 0
+    for state in decisions(rules, 700 + index)[:8]:
+        me = state.to_play
+        assert me is not None
+        seats = range(rules.players) if every_seat else (me,)
+        network = NetworkRollouts(rules, me, state.dealer, playout_value, every_seat=every_seat)
+        batch: list[Playout] = []
+        wanted: list[float] = []
+        ends: list[Facts | RoundEnd] = []
+        for action in legal_actions(state, me):
+            after = apply_unchecked(state, me, action)
+            end, _ = engine_rollout(after, state.round, me, None, network=bot, network_seats=seats)
+            playout = network.playout()
+            playout.load(state)
+            if playout.act(me, action):
+                assert playout_value(playout, me) == value_of(end, me)
+                continue
+            batch.append(playout)
+            wanted.append(value_of(end, me))
+            ends.append(ending(facts(end), rules))
+        got = network.finish(batch)
+        where = f"{config_id(rules)} seed {state.setup.seed} move {state.moves}"
+        assert got == wanted, where
+        assert [ending(p.facts(), rules) for p in batch] == ends, where
+        checked += len(batch)
+    assert checked, "no rollout went past the searched move"
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        make_rules("2022", players=2),
+        make_rules("2022", players=4),
+        make_rules("1980", players=4, match="tokens"),
+        make_rules("2022", players=3, match="points", target=60),
+    ],
+    ids=config_id,
+)
+@pytest.mark.parametrize("turns", [1, 2])
+def test_a_cutoff_takes_the_value_of_the_seat_s_view_there(rules: Rules, turns: int) -> None:
+    """With ``cutoff=k`` a network rollout stops at the searcher's ``k``-th decision, and its
+    value is the network's value of the seat's view of the engine played the same way."""
+    bot = NeuralBot()
+    stopped = 0
+    for state in decisions(rules, 80)[:6]:
+        me = state.to_play
+        assert me is not None
+        network = NetworkRollouts(rules, me, state.dealer, playout_value, cutoff=turns)
+        batch, wanted = [], []
+        for action in legal_actions(state, me):
+            after = apply_unchecked(state, me, action)
+            end, horizon = engine_rollout(
+                after, state.round, me, None, stop=me, turns=turns, network=bot, network_seats=(me,)
+            )
+            playout = network.playout()
+            playout.load(state)
+            if playout.act(me, action):
+                assert horizon
+                continue
+            batch.append(playout)
+            if horizon:
+                wanted.append(value_of(end, me))
+            else:
+                stopped += 1
+                value = float(bot.net.forward(encode(view(end, me)))[1])
+                wanted.append(min(1.0, max(0.0, (value + 1) / 2)))
+        for got, want in zip(network.finish(batch), wanted, strict=True):
+            assert got == pytest.approx(want, abs=1e-5)
+    assert stopped, "no rollout stopped at the cut-off"
+
+
+def test_mix_zero_is_the_network_rollout_played_to_its_end() -> None:
+    """A cut-off with ``mix`` 0 only pauses the network's rollouts: the estimates are those of
+    the same rollouts played to the end; ``mix`` ½ lies halfway to the value alone."""
+    rules = make_rules("2022", players=3)
+    budget = {"worlds": 6, "max_rollouts": 30, "rollout": "neural"}
+    changed = 0
+    for state in decisions(rules, 62, every=4)[:5]:
+        v = view(state, state.to_play)
+        plain = ExpertBot(5, **budget).evaluate(v)
+        assert ExpertBot(5, cutoff=1, mix=0.0, **budget).evaluate(v) == plain
+        valued = ExpertBot(5, cutoff=1, mix=1.0, **budget).evaluate(v)
+        half = ExpertBot(5, cutoff=1, mix=0.5, **budget).evaluate(v)
+        for (a, p), (_, q), (_, h) in zip(plain, valued, half, strict=True):
+            assert h == pytest.approx((p + q) / 2, abs=1e-9), a
+        changed += valued != plain
+    assert changed, "the value never changed an estimate"
+
+
+@pytest.mark.parametrize("rollout", ["neural", "neural-all"])
+@pytest.mark.parametrize(
+    "rules",
+    [make_rules("2022", players=2), make_rules("1980", players=4, match="tokens")],
+    ids=config_id,
+)
+def test_network_rollouts_choose_from_the_view_alone(rules: Rules, rollout: str) -> None:
+    """V1: equal views, seeded alike, give the same move and the same estimates, whatever the
+    hidden cards; every move is legal, every estimate a chance."""
+    rng = random.Random(8)
+    checked = 0
+    for state in decisions(rules, 41, every=5)[:8]:
+        seat = state.to_play
+        assert seat is not None
+        mine, theirs = view(state, seat), view(hide(state, seat, rng), seat)
+        assert mine == theirs
+        move = ExpertBot(1, rollout=rollout, **TINY).choose(mine)
+        assert move in mine.legal
+        assert move is ExpertBot(1, rollout=rollout, **TINY).choose(theirs)
+        hints = ExpertBot(2, rollout=rollout, **TINY).evaluate(mine)
+        assert hints == ExpertBot(2, rollout=rollout, **TINY).evaluate(theirs)
+        assert all(0.0 <= p <= 1.0 for _, p in hints)
+        checked += 1
+    assert checked
+
+
+def test_an_unknown_rollout_is_refused() -> None:
+    with pytest.raises(ValueError, match="rollout must be one of heuristic, neural, neural-all"):
+        ExpertBot(rollout="self")
