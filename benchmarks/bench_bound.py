@@ -4,6 +4,8 @@ Run by hand (never part of the tests):
 
     .venv/bin/python benchmarks/bench_bound.py --games 1000 --workers 2
     .venv/bin/python benchmarks/bench_bound.py --games 1000 --workers 2 --prior neural
+    .venv/bin/python benchmarks/bench_bound.py --games 600 --only 2p-2022 --prior neural \
+        --rollout neural
 
 ``hands`` is the expert's search (same worlds and rollouts) run on worlds that hold the true
 hands of every player and a freshly shuffled draw pile: perfect inference of what opponents
@@ -22,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ono99.bots import OracleBot, make_bot
 from ono99.bots.expert import DEFAULT_MAX_ROLLOUTS, DEFAULT_WORLDS, PRIORS
+from ono99.bots.network_rollouts import ROLLOUTS
 from ono99.engine import Rules, Setup, State, make_rules
 from ono99.sim import play_game
 from ono99.sim.stats import wilson_interval
@@ -51,13 +54,13 @@ class HandsKnownBot(OracleBot):
         return world
 
 
-def one(args: tuple[str, int, int, int, int, str]) -> float:
-    setting, seed, i, worlds, rollouts, prior = args
+def one(args: tuple[str, int, int, int, int, str, str]) -> float:
+    setting, seed, i, worlds, rollouts, prior, rollout = args
     rules: Rules = SETTINGS[setting]()
     n = rules.players
     me = i % n
     bots = [
-        HandsKnownBot(seed + i, worlds=worlds, max_rollouts=rollouts, prior=prior)
+        HandsKnownBot(seed + i, worlds=worlds, max_rollouts=rollouts, prior=prior, rollout=rollout)
         if s == me
         else make_bot("greedy")
         for s in range(n)
@@ -77,15 +80,18 @@ def main() -> None:
         "--rollouts", type=int, default=DEFAULT_MAX_ROLLOUTS, help="cap on worlds × actions"
     )
     parser.add_argument("--prior", default="heuristic", choices=PRIORS, help="the search's prior")
+    parser.add_argument(
+        "--rollout", default="heuristic", choices=ROLLOUTS, help="who plays the rollouts"
+    )
     args = parser.parse_args()
     print(
         f"search budget: {args.worlds} worlds, at most {args.rollouts} rollouts, "
-        f"{args.prior} prior",
+        f"{args.prior} prior, {args.rollout} rollouts",
         flush=True,
     )
     for setting in [args.only] if args.only else SETTINGS:
         jobs = [
-            (setting, args.seed, i, args.worlds, args.rollouts, args.prior)
+            (setting, args.seed, i, args.worlds, args.rollouts, args.prior, args.rollout)
             for i in range(args.games)
         ]
         with ProcessPoolExecutor(args.workers) as pool:

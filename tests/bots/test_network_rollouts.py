@@ -14,7 +14,7 @@ import pytest
 
 from hidden import hide
 from invariants import config_id, sweep_configs
-from ono99.bots import ExpertBot
+from ono99.bots import ExpertBot, OracleBot
 from ono99.bots.expert import playout_value, value_of
 from ono99.bots.network_rollouts import NetworkRollouts
 from ono99.bots.neural import NeuralBot
@@ -163,3 +163,17 @@ def test_network_rollouts_choose_from_the_view_alone(rules: Rules, rollout: str)
 def test_an_unknown_rollout_is_refused() -> None:
     with pytest.raises(ValueError, match="rollout must be one of heuristic, neural, neural-all"):
         ExpertBot(rollout="self")
+
+
+def test_the_oracle_searches_with_network_rollouts_too() -> None:
+    """The hands-known bound of the new search (benchmarks/bench_bound.py --rollout) needs
+    the oracle's search to take the same option: legal moves, the same for the same seed."""
+    rules = make_rules("2022", players=2)
+    for state in decisions(rules, 43, every=6)[:4]:
+        seat = state.to_play
+        assert seat is not None
+        move = OracleBot(3, rollout="neural", **TINY).choose_state(state, seat)
+        assert move in legal_actions(state, seat)
+        assert move is OracleBot(3, rollout="neural", **TINY).choose_state(state, seat)
+    with pytest.raises(ValueError, match="rollout must be one of"):
+        OracleBot(rollout="greedy")

@@ -69,7 +69,7 @@ from .determinize import Determinizer, unseen_counts
 from .greedy import RANKED
 from .heuristic import HeuristicBot, Planner
 from .inference import DEFAULT_ERROR, Inference, InferringSampler
-from .network_rollouts import ROLLOUTS, NetworkRollouts
+from .network_rollouts import NetworkRollouts, check_rollout, network_rollouts
 
 _HEURISTIC = HeuristicBot()
 
@@ -310,9 +310,9 @@ class ExpertBot:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
         self.mix = mix  # the network's share of a cut-off rollout's value; the rest its outcome
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
-        self.rollout = rollout  # who plays the rollouts: hand-written policies or the network
+        self.rollout = check_rollout(
+            rollout
+        )  # who plays the rollouts: hand-written policies or the network
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -366,18 +366,14 @@ class ExpertBot:
                 if self.cutoff and self.rollout == "heuristic"
                 else None
             ),
-            network=(
-                NetworkRollouts(
-                    view.rules,
-                    seat,
-                    view.dealer,
-                    playout_value,
-                    every_seat=self.rollout == "neural-all",
-                    weights=self.weights,
-                    cutoff=self.cutoff,
-                    mix=self.mix,
-                )
-                if self.rollout != "heuristic"
-                else None
+            network=network_rollouts(
+                self.rollout,
+                view.rules,
+                seat,
+                view.dealer,
+                playout_value,
+                weights=self.weights,
+                cutoff=self.cutoff,
+                mix=self.mix,
             ),
         )

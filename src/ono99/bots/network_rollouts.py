@@ -27,6 +27,7 @@ with ``NeuralBot`` on each seat's view and checks they end alike.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..engine import ALL_ACTIONS, Rules
 from ..fast.playout import EVERY_SEAT, Playout
@@ -35,6 +36,31 @@ from .greedy import RANKED
 from .network import numpy_for
 
 ROLLOUTS = ("heuristic", "neural", "neural-all")  # who plays the searcher's seat, and the rest
+
+
+def check_rollout(rollout: str) -> str:
+    """``rollout`` if it is one of ``ROLLOUTS``, else a ValueError naming them."""
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+    return rollout
+
+
+def network_rollouts(
+    rollout: str,
+    rules: Rules,
+    seat: int,
+    dealer: int,
+    value: Callable[[Playout, int], float],
+    **options: Any,
+) -> NetworkRollouts | None:
+    """The rollouts a search of ``seat`` plays with ``rollout`` (one of ``ROLLOUTS``): None for
+    the hand-written ones (the search's own ``Playout``), else the network's, with
+    ``NetworkRollouts``' ``options`` (weights, cutoff, mix)."""
+    if check_rollout(rollout) == "heuristic":
+        return None
+    return NetworkRollouts(
+        rules, seat, dealer, value, every_seat=rollout == "neural-all", **options
+    )
 
 
 class NetworkRollouts:

@@ -19,9 +19,10 @@ from ..engine import Action, Setup, State, legal_actions, view
 from ..fast.playout import Playout
 from .base import OmniscientBot
 from .determinize import unseen_counts
-from .expert import DEFAULT_MAX_ROLLOUTS, candidates, prior_bot, search
+from .expert import DEFAULT_MAX_ROLLOUTS, candidates, playout_value, prior_bot, search
 from .greedy import RANKED
 from .heuristic import Planner
+from .network_rollouts import check_rollout, network_rollouts
 
 DEFAULT_WORLDS = 16  # the cards are known, only future reshuffles vary between worlds
 
@@ -38,11 +39,15 @@ class OracleBot(OmniscientBot):
         worlds: int = DEFAULT_WORLDS,
         max_rollouts: int = DEFAULT_MAX_ROLLOUTS,
         prior: str = "heuristic",
+        rollout: str = "heuristic",
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
         self.max_rollouts = max_rollouts
         self._prior = prior_bot(prior)  # whose move the search keeps unless another is better
+        self.rollout = check_rollout(
+            rollout
+        )  # who plays the rollouts (``ExpertBot``'s option of that name)
 
     def choose_state(self, state: State, seat: int) -> Action:
         legal = legal_actions(state, seat)
@@ -60,6 +65,7 @@ class OracleBot(OmniscientBot):
             Playout(state.rules, RANKED, Planner(state.rules, unseen_counts(own)), seat),
             worlds=self.worlds,
             max_rollouts=self.max_rollouts,
+            network=network_rollouts(self.rollout, state.rules, seat, state.dealer, playout_value),
         )
         return result.best()
 
