@@ -8,11 +8,8 @@ seats from their views and greedy the others (``rollouts.engine_rollout``).
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from hidden import hide
 from invariants import config_id, sweep_configs
 from ono99.bots import ExpertBot, OracleBot
 from ono99.bots.expert import playout_value, value_of
@@ -23,7 +20,7 @@ from ono99.fast.contract import Facts, RoundEnd, facts, round_end
 from ono99.fast.playout import Playout
 from ono99.features import encode
 from rollouts import engine_rollout
-from test_cutoff import TINY, decisions
+from searches import SETTINGS, TINY, assert_searches_from_the_view_alone, decisions
 
 CONFIGS = sweep_configs()[1::6]  # both editions, every match format, 2 to 6 players
 
@@ -73,16 +70,7 @@ def test_lockstep_rollouts_end_as_the_engine_played_by_the_network(
     assert checked, "no rollout went past the searched move"
 
 
-@pytest.mark.parametrize(
-    "rules",
-    [
-        make_rules("2022", players=2),
-        make_rules("2022", players=4),
-        make_rules("1980", players=4, match="tokens"),
-        make_rules("2022", players=3, match="points", target=60),
-    ],
-    ids=config_id,
-)
+@pytest.mark.parametrize("rules", SETTINGS, ids=config_id)
 @pytest.mark.parametrize("turns", [1, 2])
 def test_a_cutoff_takes_the_value_of_the_seat_s_view_there(rules: Rules, turns: int) -> None:
     """With ``cutoff=k`` a network rollout stops at the searcher's ``k``-th decision, and its
@@ -116,24 +104,6 @@ def test_a_cutoff_takes_the_value_of_the_seat_s_view_there(rules: Rules, turns: 
     assert stopped, "no rollout stopped at the cut-off"
 
 
-def test_mix_zero_is_the_network_rollout_played_to_its_end() -> None:
-    """A cut-off with ``mix`` 0 only pauses the network's rollouts: the estimates are those of
-    the same rollouts played to the end; ``mix`` ½ lies halfway to the value alone."""
-    rules = make_rules("2022", players=3)
-    budget = {"worlds": 6, "max_rollouts": 30, "rollout": "neural"}
-    changed = 0
-    for state in decisions(rules, 62, every=4)[:5]:
-        v = view(state, state.to_play)
-        plain = ExpertBot(5, **budget).evaluate(v)
-        assert ExpertBot(5, cutoff=1, mix=0.0, **budget).evaluate(v) == plain
-        valued = ExpertBot(5, cutoff=1, mix=1.0, **budget).evaluate(v)
-        half = ExpertBot(5, cutoff=1, mix=0.5, **budget).evaluate(v)
-        for (a, p), (_, q), (_, h) in zip(plain, valued, half, strict=True):
-            assert h == pytest.approx((p + q) / 2, abs=1e-9), a
-        changed += valued != plain
-    assert changed, "the value never changed an estimate"
-
-
 @pytest.mark.parametrize("rollout", ["neural", "neural-all"])
 @pytest.mark.parametrize(
     "rules",
@@ -141,23 +111,8 @@ def test_mix_zero_is_the_network_rollout_played_to_its_end() -> None:
     ids=config_id,
 )
 def test_network_rollouts_choose_from_the_view_alone(rules: Rules, rollout: str) -> None:
-    """V1: equal views, seeded alike, give the same move and the same estimates, whatever the
-    hidden cards; every move is legal, every estimate a chance."""
-    rng = random.Random(8)
-    checked = 0
-    for state in decisions(rules, 41, every=5)[:8]:
-        seat = state.to_play
-        assert seat is not None
-        mine, theirs = view(state, seat), view(hide(state, seat, rng), seat)
-        assert mine == theirs
-        move = ExpertBot(1, rollout=rollout, **TINY).choose(mine)
-        assert move in mine.legal
-        assert move is ExpertBot(1, rollout=rollout, **TINY).choose(theirs)
-        hints = ExpertBot(2, rollout=rollout, **TINY).evaluate(mine)
-        assert hints == ExpertBot(2, rollout=rollout, **TINY).evaluate(theirs)
-        assert all(0.0 <= p <= 1.0 for _, p in hints)
-        checked += 1
-    assert checked
+    """V1 for the search with network rollouts."""
+    assert_searches_from_the_view_alone(rules, 8, rollout=rollout)
 
 
 def test_an_unknown_rollout_is_refused() -> None:
