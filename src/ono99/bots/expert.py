@@ -47,6 +47,9 @@ search").
 opponent's hand towards what its recent plays suggest (under a greedy model of play). It is
 off by default: paired games against ``greedy`` showed no significant gain (the figures are
 in docs/bots.md, "Tried, measured, and left out").
+
+``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
+decisions, at the same rollout budget (``bots/ismcts.py``); ``"pimc"``, the default, is the above.
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ DEFAULT_WORLDS = 200  # worlds sampled per decision, each scoring every candidat
 DEFAULT_MAX_ROLLOUTS = 800  # cap on worlds × candidates, so wide choices stay fast
 DEFAULT_Z = 1.25  # standard errors by which an action must beat the heuristic's choice
 PRIORS = ("heuristic", "neural")  # the bots whose move the search starts from
+SEARCHES = ("pimc", "ismcts")  # determinized rollouts of every action, or ISMCTS (ismcts.py)
 
 
 def prior_bot(prior: str, weights: str | None = None) -> Bot:
@@ -269,6 +273,7 @@ class ExpertBot:
         cutoff: int = 0,
         weights: str | None = None,
         mix: float = 1.0,
+        search: str = "pimc",
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -287,6 +292,9 @@ class ExpertBot:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
         self.mix = mix  # the network's share of a cut-off rollout's value; the rest its outcome
+        if search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
+        self.search = search
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -326,6 +334,18 @@ class ExpertBot:
             InferringSampler(plain, Inference(view, error=self.error)) if self.infer else plain
         )
         planner = Planner(view.rules, unseen_counts(view)) if self.plan else None
+        if self.search == "ismcts":
+            from .ismcts import ismcts  # it imports this module
+
+            return ismcts(
+                sampler.sample,
+                seat,
+                actions,
+                self._rng,
+                Playout(view.rules, RANKED, planner, seat),
+                iterations=self.max_rollouts,
+                time_limit=self.time_limit,
+            )
         return search(
             sampler.sample,
             seat,
