@@ -100,6 +100,21 @@ def test_the_ismcts_expert_sees_only_its_view(rules: Rules) -> None:
     assert hidden, "no sampled state had hidden cards to change"
 
 
+@pytest.mark.parametrize(("worlds", "max_rollouts"), [(3, 12), (5, 8), (200, 30)])
+def test_the_ismcts_expert_makes_as_many_rollouts_as_pimc(worlds: int, max_rollouts: int) -> None:
+    """Equal budgets: the ISMCTS runs as many iterations as the PIMC search makes rollouts
+    (worlds × candidates, capped by ``max_rollouts``, at least one world)."""
+    rules = make_rules("2022", players=3)
+    for state in decisions(rules, 12, every=4)[:5]:
+        v, _, actions, _ = searcher(state)
+        m = len(actions)
+        counts = []
+        for name in ("pimc", "ismcts"):
+            bot = ExpertBot(1, worlds=worlds, max_rollouts=max_rollouts, search=name)
+            counts.append(sum(len(x) for x in bot._search(v, actions).values))
+        assert counts == [max(1, min(worlds, max_rollouts // m)) * m] * 2
+
+
 def test_a_bad_search_is_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="pimc, ismcts") as error:
         ExpertBot(search="mcts")

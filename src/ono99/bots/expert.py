@@ -49,7 +49,7 @@ off by default: paired games against ``greedy`` showed no significant gain (the 
 in docs/bots.md, "Tried, measured, and left out").
 
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
-decisions, at the same rollout budget (``bots/ismcts.py``); ``"pimc"``, the default, is the above.
+decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
 """
 
 from __future__ import annotations
@@ -343,7 +343,9 @@ class ExpertBot:
                 actions,
                 self._rng,
                 Playout(view.rules, RANKED, planner, seat),
-                iterations=self.max_rollouts,
+                # As many rollouts as ``search`` would make: worlds × candidates, capped.
+                iterations=max(1, min(self.worlds, self.max_rollouts // len(actions)))
+                * len(actions),
                 time_limit=self.time_limit,
             )
         return search(
