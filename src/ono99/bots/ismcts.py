@@ -28,6 +28,12 @@ rollout's own choice (the planner's card) first among them, so a node met only o
 rollout's move and the iteration is then a plain rollout. Values are the chances of
 ``expert.playout_value`` (0 … 1), so ``c`` is on that scale.
 
+``ExpertBot(search="ismcts")`` runs as many iterations as its PIMC search would make rollouts
+(worlds × candidates, capped by ``max_rollouts``), with the same prior, sampler (``infer``) and
+``z``; its ``cutoff`` and ``mix`` are not used here (every iteration is played to the horizon).
+Each iteration samples its own world, where PIMC's one world serves every candidate, so a move
+costs more time at the same number of rollouts.
+
 The result is an ``IsmctsResult``: per root action, the value of every iteration that took it.
 Those are not on common worlds (each iteration samples its own), so ``best`` compares the prior's
 move with the others by the unpaired standard error of the difference of means.
@@ -44,7 +50,7 @@ from ..engine import ALL_ACTIONS, Action, State
 from ..fast.playout import Playout
 from .expert import SearchResult, playout_value
 
-DEFAULT_C = 0.7  # UCB exploration constant, on the 0 … 1 scale of the values
+DEFAULT_C = 0.7  # UCB exploration constant for values in 0 … 1 (Cowling et al. used 0.7)
 DEFAULT_DEPTH = 2  # the searcher's decisions below the root that the tree chooses
 
 NodeKey = tuple[tuple[int, ...], tuple[int, ...], int, int, bool]
