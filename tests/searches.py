@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hidden import hide
+from hidden import differs, hide
 from invariants import random_states
 from ono99.bots import ExpertBot
 from ono99.engine import Rules, State, legal_actions, make_rules, view
@@ -35,11 +35,13 @@ def assert_searches_from_the_view_alone(rules: Rules, seed: int, **options: Any)
     """V1 for an expert with ``options``: equal views, seeded alike, give the same move and the
     same hints, whatever the hidden cards; every move is legal; estimates are chances."""
     rng = random.Random(seed)
-    checked = 0
+    checked = hidden = 0
     for state in decisions(rules, 40 + seed, every=5)[:8]:
         seat = state.to_play
         assert seat is not None
-        mine, theirs = view(state, seat), view(hide(state, seat, rng), seat)
+        other = hide(state, seat, rng)
+        hidden += differs(state, other, seat)
+        mine, theirs = view(state, seat), view(other, seat)
         assert mine == theirs
         move = ExpertBot(1, **options, **TINY).choose(mine)
         assert move in mine.legal
@@ -49,3 +51,4 @@ def assert_searches_from_the_view_alone(rules: Rules, seed: int, **options: Any)
         assert all(0.0 <= p <= 1.0 for _, p in hints)
         checked += 1
     assert checked, "no position with a choice"
+    assert hidden, "no state had hidden cards to change"

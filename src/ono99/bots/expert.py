@@ -52,6 +52,9 @@ and a cut-off takes its value from the same pass.
 opponent's hand towards what its recent plays suggest (under a greedy model of play). It is
 off by default: paired games against ``greedy`` showed no significant gain (the figures are
 in docs/bots.md, "Tried, measured, and left out").
+
+``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
+decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ DEFAULT_WORLDS = 200  # worlds sampled per decision, each scoring every candidat
 DEFAULT_MAX_ROLLOUTS = 800  # cap on worlds × candidates, so wide choices stay fast
 DEFAULT_Z = 1.25  # standard errors by which an action must beat the heuristic's choice
 PRIORS = ("heuristic", "neural")  # the bots whose move the search starts from
+SEARCHES = ("pimc", "ismcts")  # determinized rollouts of every action, or ISMCTS (ismcts.py)
 
 
 def prior_bot(prior: str, weights: str | None = None) -> Bot:
@@ -292,6 +296,7 @@ class ExpertBot:
         weights: str | None = None,
         mix: float = 1.0,
         rollout: str = "heuristic",
+        search: str = "pimc",
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -310,9 +315,13 @@ class ExpertBot:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
         self.mix = mix  # the network's share of a cut-off rollout's value; the rest its outcome
-        self.rollout = check_rollout(
-            rollout
-        )  # who plays the rollouts: hand-written policies or the network
+        self.rollout = check_rollout(rollout)  # who plays the rollouts: rules of thumb or network
+        if search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
+        if search == "ismcts" and (cutoff or rollout != "heuristic"):
+            raise ValueError("search='ismcts' plays its rollouts to the end with the heuristic's "
+                             "planner: it takes no cutoff and no network rollouts")  # fmt: skip
+        self.search = search
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -352,6 +361,20 @@ class ExpertBot:
             InferringSampler(plain, Inference(view, error=self.error)) if self.infer else plain
         )
         planner = Planner(view.rules, unseen_counts(view)) if self.plan else None
+        if self.search == "ismcts":
+            from .ismcts import ismcts  # it imports this module
+
+            return ismcts(
+                sampler.sample,
+                seat,
+                actions,
+                self._rng,
+                Playout(view.rules, RANKED, planner, seat),
+                # As many rollouts as ``search`` would make: worlds × candidates, capped.
+                iterations=max(1, min(self.worlds, self.max_rollouts // len(actions)))
+                * len(actions),
+                time_limit=self.time_limit,
+            )
         return search(
             sampler.sample,
             seat,

@@ -45,9 +45,7 @@ class OracleBot(OmniscientBot):
         self.worlds = worlds
         self.max_rollouts = max_rollouts
         self._prior = prior_bot(prior)  # whose move the search keeps unless another is better
-        self.rollout = check_rollout(
-            rollout
-        )  # who plays the rollouts (``ExpertBot``'s option of that name)
+        self.rollout = check_rollout(rollout)  # who plays the rollouts, as ExpertBot's option
 
     def choose_state(self, state: State, seat: int) -> Action:
         legal = legal_actions(state, seat)
