@@ -216,6 +216,12 @@ class SearchResult:
         return self.actions[choice]
 
 
+def worlds_for(candidates: int, worlds: int, max_rollouts: int) -> int:
+    """How many worlds a search of ``candidates`` actions samples: ``worlds``, fewer where
+    worlds × candidates would pass ``max_rollouts``, and at least one."""
+    return max(1, min(worlds, max_rollouts // max(1, candidates)))
+
+
 def search(
     sample: Callable[[random.Random], State],
     seat: int,
@@ -233,7 +239,7 @@ def search(
     with a ``cutoff``, to the seat's next decision(s), valued there all at once; with a
     ``network``, played by it in lockstep (``bots/network_rollouts.py``)."""
     result = SearchResult(actions)
-    n_worlds = max(1, min(worlds, max_rollouts // max(1, len(actions))))
+    n_worlds = worlds_for(len(actions), worlds, max_rollouts)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     later: list[tuple[int, int]] = []  # (candidate, world) valued at the cut-off, or batched
     batch: list[Playout] = []  # the network's rollouts, in the order of ``later``
@@ -371,8 +377,7 @@ class ExpertBot:
                 self._rng,
                 Playout(view.rules, RANKED, planner, seat),
                 # As many rollouts as ``search`` would make: worlds × candidates, capped.
-                iterations=max(1, min(self.worlds, self.max_rollouts // len(actions)))
-                * len(actions),
+                iterations=worlds_for(len(actions), self.worlds, self.max_rollouts) * len(actions),
                 time_limit=self.time_limit,
             )
         return search(
