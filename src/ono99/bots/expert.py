@@ -367,25 +367,25 @@ class ExpertBot:
             InferringSampler(plain, Inference(view, error=self.error)) if self.infer else plain
         )
         planner = Planner(view.rules, unseen_counts(view)) if self.plan else None
-        if self.search == "ismcts":
-            from .ismcts import ismcts  # it imports this module
-
-            return ismcts(
-                sampler.sample,
-                seat,
-                actions,
-                self._rng,
-                Playout(view.rules, RANKED, planner, seat),
-                # As many rollouts as ``search`` would make: worlds × candidates, capped.
-                iterations=worlds_for(len(actions), self.worlds, self.max_rollouts) * len(actions),
-                time_limit=self.time_limit,
-            )
-        return search(
+        # What both searches take: worlds, the seat, its candidates, randomness, a rollout.
+        given = (
             sampler.sample,
             seat,
             actions,
             self._rng,
             Playout(view.rules, RANKED, planner, seat),
+        )
+        if self.search == "ismcts":
+            from .ismcts import ismcts  # it imports this module
+
+            return ismcts(
+                *given,
+                # As many rollouts as ``search`` would make: worlds × candidates, capped.
+                iterations=worlds_for(len(actions), self.worlds, self.max_rollouts) * len(actions),
+                time_limit=self.time_limit,
+            )
+        return search(
+            *given,
             worlds=self.worlds,
             max_rollouts=self.max_rollouts,
             time_limit=self.time_limit,
