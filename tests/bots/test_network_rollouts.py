@@ -8,6 +8,8 @@ seats from their views and greedy the others (``rollouts.engine_rollout``).
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from invariants import config_id, sweep_configs
@@ -132,3 +134,17 @@ def test_the_oracle_searches_with_network_rollouts_too() -> None:
         assert move is OracleBot(3, rollout="neural", **TINY).choose_state(state, seat)
     with pytest.raises(ValueError, match="rollout must be one of"):
         OracleBot(rollout="greedy")
+
+
+@pytest.mark.parametrize(
+    "options", [{"rollout": "neural"}, {"cutoff": 1}, {"prior": "neural"}], ids=str
+)
+def test_without_numpy_the_network_options_say_which_extra(
+    options: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The core install has no NumPy: an expert asked to search with the network says so when
+    it is built, naming the extra, not with a traceback at its first move."""
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(ImportError, match=r"needs the learned extra: .*pip install"):
+        ExpertBot(1, **options)
+    ExpertBot(1)  # the plain search needs nothing more

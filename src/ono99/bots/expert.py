@@ -72,6 +72,7 @@ from .determinize import Determinizer, unseen_counts
 from .greedy import RANKED
 from .heuristic import HeuristicBot, Planner
 from .inference import DEFAULT_ERROR, Inference, InferringSampler
+from .network import numpy_for
 from .network_rollouts import NetworkRollouts, check_rollout, network_rollouts
 
 _HEURISTIC = HeuristicBot()
@@ -322,6 +323,8 @@ class ExpertBot:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
         self.mix = mix  # the network's share of a cut-off rollout's value; the rest its outcome
         self.rollout = check_rollout(rollout)  # who plays the rollouts: rules of thumb or network
+        if rollout != "heuristic" or cutoff:  # the network: say now if NumPy is missing
+            numpy_for("an expert searching with the network")
         if search not in SEARCHES:
             raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
         if search == "ismcts" and (cutoff or rollout != "heuristic"):

@@ -79,10 +79,10 @@ class NetworkRollouts:
         cutoff: int = 0,
         mix: float = 1.0,
     ) -> None:
+        numpy_for("the expert's network rollouts")  # first: its error names the extra
         from ..features import encode_public
         from .neural import NeuralBot
 
-        numpy_for("the expert's network rollouts")
         self.rules = rules
         self.seat = seat
         self.dealer = dealer

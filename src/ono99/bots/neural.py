@@ -66,6 +66,7 @@ class NeuralBot:
 
     def __init__(self, seed: int | None = None, weights: str | Path | None = None) -> None:
         del seed  # deterministic
+        numpy_for("the neural bot")  # first: its error names the extra
         from ..features import encode
 
         self._encode = encode
