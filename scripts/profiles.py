@@ -4,6 +4,8 @@ venv, and use it the way the README says (the profiles and their steps: profiles
     python3 scripts/profiles.py                 # all of them, as .ci/run does
     python3 scripts/profiles.py core launcher   # some
     python3 scripts/profiles.py --keep          # leave the copies, to look at them
+    python3 scripts/profiles.py --jobs 2        # two at a time (.ci/run does: installs wait
+                                                # on the disk and the network as much as the CPU)
 
 A suite that installs every extra at once cannot see that a smaller install is broken; this
 can. Standard library only: it must run before anything is installed. Run it with the test
@@ -19,9 +21,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -235,22 +239,30 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="profiles to run [default: all]")
     parser.add_argument("--keep", action="store_true", help="keep each copy and its venv")
+    parser.add_argument("--jobs", type=int, default=1, help="profiles run at once [default: 1]")
     args = parser.parse_args()
     profiles = load()
     unknown = set(args.names) - {p["name"] for p in profiles}
     if unknown:
         parser.error(f"unknown profiles {sorted(unknown)}; known: {[p['name'] for p in profiles]}")
     chosen = [p for p in profiles if not args.names or p["name"] in args.names]
-    results = []
-    for profile in chosen:
-        print(f"profile {profile['name']}: {profile['about']}", flush=True)
+    start = time.monotonic()
+    lock = threading.Lock()
+
+    def one(profile: dict[str, Any]) -> tuple[str, bool, float]:
         ok, seconds, detail = run_profile(profile, args.keep)
-        print(f"  {'ok' if ok else 'FAILED'} in {seconds:.0f} s: {detail}", flush=True)
-        results.append((profile["name"], ok, seconds))
+        with lock:  # a profile's lines together, whichever finishes first
+            print(f"profile {profile['name']}: {profile['about']}", flush=True)
+            print(f"  {'ok' if ok else 'FAILED'} in {seconds:.0f} s: {detail}", flush=True)
+        return profile["name"], ok, seconds
+
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        results = list(pool.map(one, chosen))
     print("\nprofile               result  seconds")
     for name, ok, seconds in results:
         print(f"{name:<22}{'ok' if ok else 'FAILED':<8}{seconds:>7.0f}")
     passed = sum(ok for _, ok, _ in results)
+    print(f"{len(results)} profiles in {time.monotonic() - start:.0f} s, {args.jobs} at a time")
     print(f"profiles: {passed} passed, {len(results) - passed} failed")
     return 0 if passed == len(results) else 1
 

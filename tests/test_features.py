@@ -31,6 +31,7 @@ from ono99.features import (
 )
 from positions import position
 from strategies import play_prefix, rule_sets
+from tiers import slow
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
@@ -80,6 +81,7 @@ def test_feature_table_tiles_the_vector() -> None:
         assert f"| `{f.name}` | {s.start}:{s.stop} | {f.size} |" in table
 
 
+@slow
 def test_docs_python_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC, re.S)
     assert len(blocks) == 3

@@ -18,6 +18,7 @@ from ono99.bots import BOTS, make_bot
 from ono99.bots.learned import LearnedBot, weights_path
 from ono99.engine import make_rules
 from ono99.sim import play_game
+from tiers import slow
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [
@@ -86,6 +87,7 @@ def test_the_learned_bot_beats_random_clearly() -> None:
     assert wins / games >= 0.6, f"learned won {wins} of {games}"
 
 
+@slow
 def test_the_training_example_runs(tmp_path: Path) -> None:
     """A few tiny iterations of ``examples/train_policy.py``: weights, curve and plot appear,
     and the weights load into the bot, which then plays a legal game."""

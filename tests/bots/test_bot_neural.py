@@ -20,6 +20,7 @@ from ono99.bots.neural import LAYERS, NeuralBot, NeuralNet, weights_path
 from ono99.engine import Rules, make_rules, new_game, view
 from ono99.features import NUM_ACTIONS, OBS_SIZE, encode
 from ono99.sim import play_game
+from tiers import slow
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [
@@ -136,6 +137,7 @@ def test_the_expert_can_start_from_the_neural_bot() -> None:
         ExpertBot(prior="oracle")
 
 
+@slow
 def test_the_training_example_runs(tmp_path: Path) -> None:
     """Two tiny iterations of ``examples/train_neural.py`` on a greedy and a self-play table:
     the weights appear, load into the bot, which then plays a legal game."""
@@ -150,6 +152,7 @@ def test_the_training_example_runs(tmp_path: Path) -> None:
     assert final.over
 
 
+@slow
 def test_the_expert_iteration_example_runs(tmp_path: Path) -> None:
     """One tiny generation of ``examples/expert_iteration.py``: the searched positions are
     kept with legal moves as targets, and the next network plays, alone and inside the search."""

@@ -37,6 +37,7 @@ from ono99.fast.contract import BATCH
 from ono99.fast.playout import Playout
 from ono99.sim.fast import Deal, FastBatch
 from strategies import rule_sets
+from tiers import slow
 
 SETTINGS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 BOT = GreedyBot()
@@ -48,6 +49,7 @@ def playout_choice(state: State) -> int:
     return playout.choice()
 
 
+@slow
 @SETTINGS
 @given(rule_sets(playable=True), st.integers(0, 2**32 - 1))
 def test_every_version_chooses_alike_in_play(rules: Rules, seed: int) -> None:

@@ -21,6 +21,7 @@ from ono99.cli import analyze as analyze_cli
 from ono99.cli.analyze_progress import PhaseClock
 from ono99.sim.experiments import Phase, Run, default_strong_games, game_counts, plan
 from ono99.sim.report import write_report
+from tiers import slow
 
 NAMES = ["seat order", "game length", "card effects", "house rules", "strong bot's edge"]
 
@@ -73,6 +74,7 @@ def test_a_run_plays_each_phase_s_games_in_order() -> None:
     assert not result.partial and result.strong_games == 2
 
 
+@slow
 def test_an_interrupted_run_keeps_the_experiments_it_finished(tmp_path: Path) -> None:
     run = Run(3, seed=5, strong_games=2, strong="greedy")
 
@@ -198,6 +200,7 @@ def environment(cwd: Path) -> dict[str, str]:
     return env
 
 
+@slow
 def test_progress_bars_name_each_phase_on_a_terminal(tmp_path: Path) -> None:
     pty = pytest.importorskip("pty")
     master, slave = pty.openpty()
@@ -255,6 +258,7 @@ def interrupted(args: list[str], wait_for: str, cwd: Path) -> tuple[int, str]:
     return proc.returncode, "".join(seen) + rest
 
 
+@slow
 def test_ctrl_c_keeps_the_phases_finished_as_a_partial_report(tmp_path: Path) -> None:
     args = ["--games", "60", "--seed", "4", "--strong", "expert", "--out", "r"]
     code, err = interrupted(args, "analyze: game length (2/5)", tmp_path)
@@ -271,6 +275,7 @@ def test_ctrl_c_keeps_the_phases_finished_as_a_partial_report(tmp_path: Path) ->
     assert "--games 60 --strong-games 1 --seed 4 --strong expert" in report
 
 
+@slow
 def test_ctrl_c_never_replaces_a_report_with_a_partial_one(tmp_path: Path) -> None:
     # Two workers: Ctrl-C reaches them too, and they must neither print nor linger.
     (tmp_path / "r").mkdir()

@@ -43,6 +43,7 @@ from ono99.engine import (
 )
 from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
 from ono99.i18n import LANGUAGES, Translator, card_label, cards_text, translator
+from tiers import sampled, slow
 
 GARBAGE = ["banana", "9", "play 99", "?", "help"]
 MOVES = ["1", "#1", "#2", "#3", "#4", "d"]
@@ -141,7 +142,7 @@ GAMES = {
 }
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", sampled(list(GAMES), 3))
 def test_scripted_game_to_the_end(name: str, tmp_path: Path) -> None:
     args, expected = GAMES[name]
     record = tmp_path / "game.json"
@@ -487,17 +488,17 @@ _ENGLISH = {"the", "and", "you", "your", "card", "cards", "player", "turn", "rou
             "score", "legal", "moves", "draw", "hint", "record", "saved"}  # fmt: skip
 
 
-@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
-@pytest.mark.parametrize(
-    "args",
-    [
-        "--seed 3",
-        "--edition 1980 --players 3 --seed 5",
-        "--match points --target 100 --draw-penalty --seed 11 --hints",
-    ],
-    ids=["2022", "1980-tokens", "points-draw-penalty"],
-)
-def test_a_whole_game_through_pipes_in_each_language(lang: str, args: str, tmp_path: Path) -> None:
+PIPED_GAMES = {
+    "2022": "--seed 3",
+    "1980-tokens": "--edition 1980 --players 3 --seed 5",
+    "points-draw-penalty": "--match points --target 100 --draw-penalty --seed 11 --hints",
+}
+PIPED = [(lang, name) for name in PIPED_GAMES for lang in LANGUAGES if lang != "en"]
+
+
+@pytest.mark.parametrize(("lang", "game"), sampled(PIPED, 3, ids=lambda c: f"{c[1]}-{c[0]}"))
+def test_a_whole_game_through_pipes_in_each_language(lang: str, game: str, tmp_path: Path) -> None:
+    args = PIPED_GAMES[game]
     record = tmp_path / "game.json"
     done = run_cli(
         ["play", "--lang", lang, *args.split(), "--save", str(record)], script(), tmp_path
@@ -536,6 +537,7 @@ def test_the_locale_chooses_the_language(tmp_path: Path) -> None:
     assert bad.stderr.startswith("error: --lang: unknown language 'klingon'; known: en (English)")
 
 
+@slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_replay_line_works_pasted_into_a_shell_in_another_folder(
     lang: str, tmp_path: Path

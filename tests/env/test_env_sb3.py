@@ -20,6 +20,7 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from ono99.env import GYM_ID, Ono99Env
 from ono99.env.sb3 import SB3VecEnv, policy_of, snapshot_of
 from ono99.env.vector import VectorEnv
+from tiers import slow
 
 torch.set_num_threads(1)  # the machine is shared: one core per test process
 
@@ -55,6 +56,7 @@ def test_sb3_vec_env_steps_like_sb3_wants() -> None:
     venv.close()
 
 
+@slow
 def test_maskable_ppo_trains_on_the_vector_env_and_plays_itself() -> None:
     env = VectorEnv(players=4, num_envs=16, opponents="greedy", seed=1)
     venv = VecMonitor(SB3VecEnv(env))
@@ -109,6 +111,7 @@ def test_snapshot_does_not_follow_the_learner() -> None:
     )
 
 
+@slow
 def test_the_sb3_example_in_docs_rl_runs() -> None:
     """docs/rl.md's ```py blocks need the train extra (the fast,rl profile runs its ```python
     blocks): they run here, as a reader pasting them would."""

@@ -29,6 +29,7 @@ from ono99.engine import (
     view,
 )
 from ono99.sim.fast import GAME, NUM_ACTIONS, Deal, FastBatch
+from tiers import slow
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -129,6 +130,7 @@ def test_without_auto_reset_a_finished_match_stays_over() -> None:
         batch.step([0, 0, 0])
 
 
+@slow
 def test_the_same_seed_gives_the_same_games() -> None:
     rules = make_rules("1980", players=4, match="points")
     one, two, other = (FastBatch(rules, 8, seed=s) for s in (7, 7, 8))
@@ -182,6 +184,7 @@ def test_cards_are_conserved_through_its_own_deals_and_reshuffles(rules: Rules) 
         assert reshuffled > 0
 
 
+@slow
 @pytest.mark.parametrize(
     "rules",
     [make_rules("2022", players=4), make_rules("2022", players=2), make_rules("1980", players=4)],

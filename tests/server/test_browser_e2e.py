@@ -44,6 +44,7 @@ from ono99.engine import (
 from ono99.i18n.export import browser_catalog
 from ono99.server import BackgroundServer, ServerConfig
 from ono99.storage import SqliteStore
+from tiers import slow
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "ono99" / "server" / "static"
 WAIT_MS = 45_000  # generous: a loaded CI machine must not make this flaky
@@ -419,6 +420,7 @@ def test_two_people_and_two_bots_play_a_game_to_the_end(
     run(main())
 
 
+@slow
 def test_draw_penalty_is_played_with_the_draw_button(
     slow_bot_server: BackgroundServer, artifacts: Path
 ) -> None:
@@ -479,6 +481,7 @@ async def log_scroll(page: Page) -> dict[str, float]:
     return metrics
 
 
+@slow
 def test_the_invite_folds_away_when_a_phone_host_starts(
     fast_server: BackgroundServer, artifacts: Path
 ) -> None:
@@ -542,6 +545,7 @@ def owing_two(rules: Rules, seat: int, lines: int) -> tuple[int, list[Any], Stat
     raise AssertionError("no game found where a Play 2 reaches the seat")
 
 
+@slow
 def test_a_play2_callout_for_the_second_card_and_a_reload_on_a_phone(
     tmp_path: Path, artifacts: Path
 ) -> None:
@@ -633,6 +637,7 @@ def stretched(catalog: dict[str, str]) -> dict[str, str]:
     return {key: stretch(text) for key, text in catalog.items()}
 
 
+@slow
 def test_long_words_do_not_overflow_a_phone(fast_server: BackgroundServer, artifacts: Path) -> None:
     """The client in a pseudo-language of long words, on a phone: every screen fits."""
     base = fast_server.url
@@ -701,6 +706,7 @@ async ([lang, cases]) => {
 """
 
 
+@slow
 def test_the_browser_words_a_refusal_as_the_terminal_does(fast_server: BackgroundServer) -> None:
     """Every reason the engine gives (engine.REASONS), for each kind of action and each
     language: errors.js makes the same sentence from the session's error params as the

@@ -36,6 +36,9 @@ from test_browser_e2e import (
     new_context,
     watch_errors,
 )
+from tiers import slow
+
+pytestmark = slow  # whole browser games in six languages
 
 __all__ = ["artifacts", "fast_server"]  # fixtures, used by name
 

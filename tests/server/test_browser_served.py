@@ -28,6 +28,9 @@ from test_browser_e2e import (
     serve,
     watch_errors,
 )
+from tiers import slow
+
+pytestmark = slow  # a whole browser game against every bot
 
 
 @pytest.fixture

@@ -21,6 +21,9 @@ from ono99.session import Seat, Settings, Table, TableConfig, encode_view
 from ono99.storage.postgres import PostgresStore
 from server_support import TIMEOUT, Client, Cluster, create_table, join, running_cluster
 from test_server_restart import caught_up, close_all, connect_all, play_until
+from tiers import slow
+
+pytestmark = slow  # many real server processes on PostgreSQL and Redis
 
 FAST = {"bot_delay": 0.02, "grace": 600, "takeover": 0.5, "ws_rate": 1000, "ws_burst": 1000}
 

@@ -16,6 +16,7 @@ import pytest
 from ono99.engine import CARD_NAMES, load_record, replay_states, view
 from ono99.session import encode_events, encode_view
 from server_support import TIMEOUT, Client, create_table, join, running_cluster, running_server
+from tiers import slow
 
 # Every key any message may hold, at any depth. A new field must be added here on purpose.
 ALLOWED_KEYS = {
@@ -79,7 +80,7 @@ def serving(backend: str, tmp_path: Path, **options: Any) -> Any:
     return running_cluster(3, **options)
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "cluster"])
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("cluster", marks=slow)])
 @pytest.mark.parametrize("rules", CONFIGS)
 def test_every_message_is_exactly_what_its_connection_may_see(
     tmp_path: Path, rules: dict[str, Any], backend: str

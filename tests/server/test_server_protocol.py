@@ -29,6 +29,7 @@ from server_support import (
     running_cluster,
     running_server,
 )
+from tiers import slow
 
 OPTIONS: dict[str, Any] = {"grace": 0.3, "ws_rate": 20, "ws_burst": 40}
 
@@ -41,7 +42,7 @@ def local_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backgroun
         yield srv
 
 
-@pytest.fixture(scope="module", params=["sqlite", "cluster"])
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("cluster", marks=slow)])
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[BackgroundServer | Cluster]:

@@ -18,6 +18,7 @@ from ono99.engine import load_record, replay_states, view
 from ono99.session import encode_view
 from server_support import TIMEOUT, Client, ServerProcess, create_table, join
 from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
+from tiers import slow
 
 
 def serve(db: Path | str) -> ServerProcess:
@@ -82,7 +83,7 @@ async def play_until(
             return update
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=slow)])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
     """A SQLite file, or a PostgreSQL schema of this test's own (dropped afterwards)."""
     if request.param == "sqlite":

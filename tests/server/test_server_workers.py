@@ -19,6 +19,9 @@ import pytest
 
 from server_support import TIMEOUT, Client, create_table, join
 from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
+from tiers import slow
+
+pytestmark = slow  # real `serve --workers` process trees
 
 ROOT = Path(__file__).resolve().parents[2]
 

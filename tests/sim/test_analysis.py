@@ -39,6 +39,7 @@ from ono99.sim.experiments import (
 )
 from ono99.sim.report import write_report
 from ono99.sim.report.markdown import SECTIONS
+from tiers import slow
 
 PNGS = (
     "seat_order.png",
@@ -229,6 +230,7 @@ def test_strong_bot_resolution_and_options() -> None:
         build_bot("nobody", 1)
 
 
+@slow
 def test_a_seed_repeats_a_run_and_workers_do_not_change_it() -> None:
     one = to_plain(game_length(6, seed=8, editions=("2022",), matches=("single", "points")))
     assert one == to_plain(game_length(6, seed=8, editions=("2022",), matches=("single", "points")))
@@ -250,6 +252,7 @@ def small_run() -> Analysis:
     return result
 
 
+@slow
 def test_report_and_every_plot_are_written(small_run: Analysis, tmp_path: Path) -> None:
     command = "ono99 analyze --games 4 --strong-games 3 --seed 21 --strong greedy"
     paths = write_report(small_run, tmp_path, command, runtime=1.5)
@@ -287,6 +290,7 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@slow
 def test_cli_end_to_end(tmp_path: Path) -> None:
     # The strong bot with a tiny search budget, passed through to its constructor.
     args = ["--games", "3", "--strong-games", "2", "--seed", "13", "--strong", "expert"]
@@ -316,6 +320,7 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     assert first["strong_options"] == {"worlds": 2, "max_rollouts": 4}
 
 
+@slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [

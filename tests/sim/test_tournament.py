@@ -33,6 +33,7 @@ from ono99.sim.tournament import (
     play_one,
     run_tournament,
 )
+from tiers import slow
 
 # A points match, so that some games end in shared wins and players leave several at once.
 POINTS = ["--edition", "1980", "--match", "points", "--target", "60"]
@@ -138,6 +139,7 @@ def test_command_output(tmp_path: Path) -> None:
     assert again.stderr == f"error: {out / 'games.jsonl'} already exists; choose another --out\n"
 
 
+@slow
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_keeps_the_games_finished_and_says_so(workers: str, tmp_path: Path) -> None:
     out = tmp_path / "t"
@@ -201,6 +203,7 @@ def test_a_bad_dask_address_is_one_line(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- executors
 
 
+@slow
 def test_two_workers_give_the_same_files(serial: Path, tmp_path: Path) -> None:
     args = ["--bots", LINEUP, "--games", str(GAMES), "--seed", "11", "--workers", "2"]
     result = run_cli(*args, *POINTS, "--out", str(tmp_path / "t"), home=tmp_path)
@@ -209,6 +212,7 @@ def test_two_workers_give_the_same_files(serial: Path, tmp_path: Path) -> None:
     assert outcome(tmp_path / "t") == outcome(serial)
 
 
+@slow
 def test_dask_cluster_gives_the_same_files(serial: Path, tmp_path: Path) -> None:
     from dask.distributed import LocalCluster
 
@@ -472,6 +476,7 @@ class Cheats:
 '''
 
 
+@slow
 @pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize(
     ("bot", "message"),
