@@ -599,3 +599,42 @@ def test_stored_state_replays_to_the_live_one() -> None:
     for seat, action in live.actions():
         state = apply(state, seat, action)
     assert state == live
+
+
+def test_a_seat_left_mid_game_is_played_by_the_stand_in_to_a_record_that_replays() -> None:
+    """``leave``: the seat opens, its link holds nothing, the stand-in plays it to the end
+    (``by`` "away"), and the record still names every seat and replays."""
+    table, who, _ = make_table(["human", "human", "greedy"])
+    tokenless = table.leave(who[1], 0.0)
+    assert [type(c) for c in tokenless.changes] == [SeatChanged]
+    assert table.seats[1].open and table.seats[1].auto
+    with pytest.raises(SessionError) as err:
+        table.leave(who[1], 0.0)  # the same link again: the seat is no longer theirs
+    assert err.value.code == "not_seated"
+    with pytest.raises(SessionError) as err:
+        table.leave(Identity(None, False), 0.0)
+    assert err.value.code == "not_seated"
+    now = 0.0
+    while table.phase == PLAYING:
+        state = table.state
+        assert state is not None
+        if state.to_play == 0 and legal_actions(state, 0):
+            table.act(who[0], str(legal_actions(state, 0)[0]), None, now)
+        now = drive_bots(table, now, now + 5)
+    assert "away" in table.by
+    record = load_record(table.record_json())
+    assert replay(record).over
+    assert record.meta["names"][1] is None  # nobody held the seat at the end
+
+
+def test_a_newcomer_takes_an_open_seat_from_the_stand_in_mid_game() -> None:
+    table, who, _ = make_table(["human", "human"])
+    host = who[0]
+    table.set_seat(host, 1, "open", None, 0.0)
+    assert table.seats[1].auto
+    seat, token, _ = table.join("Zoé", 0.0)
+    assert seat == 1 and table.identify(token) == Identity(1, False)
+    assert not table.seats[1].auto
+    with pytest.raises(SessionError) as err:
+        table.set_seat(host, 1, "bot", "random", 0.0)
+    assert err.value.code == "started"

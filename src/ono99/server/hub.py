@@ -98,6 +98,9 @@ class Hub:
         self.synced: dict[str, tuple[int, int, int]] = {}
         self.mine: set[str] = set()  # tables whose last change was written here
         self.local: dict[str, dict[int, int]] = {}  # our connections, per table and seat
+        # The link each seat's connections here came with (its hash), per table and seat: a
+        # seat given up or opened since closes them (``_drop_lost_seats``).
+        self.links: dict[str, dict[int, str | None]] = {}
         self.remote: dict[str, dict[str, dict[int, int]]] = {}  # others': table, process, seat
         self.alive: dict[str, float] = {}  # other processes: when last heard
         self._suspects: dict[str, int] = {}  # tables storage held newer at their last sweep
@@ -257,6 +260,8 @@ class Hub:
         if not self.bus_up:
             sub.send(dumps(_notice(False)))
         effects = self._count(table, who, +1)
+        if who.seat is not None:
+            self.links.setdefault(code, {})[who.seat] = table.seats[who.seat].token_hash
         sub.send(dumps(table.table_message(now)))
         sub.send(dumps(table.state_message(who.seat, now)))
         self.pubsub.subscribe(channel(table.code, who.seat), sub)
@@ -304,6 +309,7 @@ class Hub:
             self.synced.pop(code, None)
             self.mine.discard(code)
             self.local.pop(code, None)
+            self.links.pop(code, None)
             self.remote.pop(code, None)
             if self.bus is not None:
                 self.bus.unsubscribe(bus_channel(code))
@@ -330,6 +336,8 @@ class Hub:
             if cmd.type == "seat":
                 assert cmd.seat is not None and cmd.kind is not None
                 return None, table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
+            if cmd.type == "leave":
+                return None, table.leave(who, now)
             raise SessionError("bad_request", f"{cmd.type!r} is only the first message")
 
         self.mutate(code, change)
@@ -436,6 +444,7 @@ class Hub:
         return out
 
     def _announce(self, table: Table, effects: Effects) -> None:
+        self._drop_lost_seats(table)
         audiences = self.audiences(table)
         if not audiences:
             return
@@ -451,6 +460,19 @@ class Hub:
             text = dumps(table.table_message(now))
             for a in audiences:
                 self.pubsub.publish(channel(code, a), text)
+
+    def _drop_lost_seats(self, table: Table) -> None:
+        """Close every connection here of a seat whose link has changed since it connected
+        (given up, opened by the host), before anything more is announced to that seat: the
+        next person to take it must be the only one who hears it. Whichever process made the
+        change, every process comes here as it announces it."""
+        links = self.links.get(table.code)
+        if not links:
+            return
+        for seat, link in list(links.items()):
+            if table.seats[seat].token_hash != link:
+                del links[seat]
+                self.pubsub.drop(channel(table.code, seat))
 
     # ---------------------------------------------------------------- the bus
 

@@ -17,6 +17,11 @@ class Subscriber(Protocol):
         """Queue ``text`` for delivery; must not block."""
         ...
 
+    def drop(self) -> None:
+        """The seat this subscriber listens for is no longer its connection's (given up,
+        opened by the host): close the connection, saying so; must not block."""
+        ...
+
 
 class PubSub:
     def __init__(self) -> None:
@@ -39,6 +44,14 @@ class PubSub:
             return 0
         for sub in list(subs.values()):
             sub.send(text)
+        return len(subs)
+
+    def drop(self, channel: str) -> int:
+        """Unsubscribe everyone from ``channel`` at once, and tell each (``drop``); returns
+        how many. Nothing published there afterwards reaches them."""
+        subs = self._channels.pop(channel, {})
+        for sub in subs.values():
+            sub.drop()
         return len(subs)
 
     def listening(self, channel: str) -> bool:

@@ -46,6 +46,10 @@ class Connection:
             return
         self.queue.put_nowait(text)
 
+    def drop(self) -> None:
+        """The seat is no longer this link's: the client forgets the link and watches."""
+        self.close(CLOSE_BAD_TOKEN)
+
     def close(self, code: int = 1000) -> None:
         if not self.closing:
             self.closing = True
@@ -99,8 +103,8 @@ async def table_socket(ws: WebSocket) -> None:
     try:
         while not conn.closing:
             message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
+            if message["type"] == "websocket.disconnect" or conn.closing:
+                break  # closing: e.g. its seat was given up, so it may not act for it
             if not limiter.allow(hub.now()):
                 if limiter.refused > config.max_refused:
                     conn.close(CLOSE_POLICY)

@@ -23,6 +23,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "start": {},
     "again": {},
     "seat": {"seat": (int,), "kind": (str,), "bot": (str,)},
+    "leave": {},
     "ping": {},
 }
 _REQUIRED = {"act": ("action",), "seat": ("seat", "kind")}

@@ -45,6 +45,7 @@ from .encode import encode_events, encode_view
 from .errors import SessionError
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+OPEN = "open"  # the seat command's word for a seat opened for a person
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 
 
@@ -77,7 +78,14 @@ class Seat:
 
     @property
     def auto(self) -> bool:
-        return self.kind == BOT or self.away
+        """A bot plays this seat: its own, or the stand-in for a person away or a seat left
+        open during a game (until someone takes it)."""
+        return self.kind == BOT or self.away or self.open
+
+    def empty(self) -> None:
+        """Open the seat for a person: whoever held it (and their link) is gone."""
+        self.kind, self.bot, self.name, self.token_hash = HUMAN, None, None, None
+        self.grace_deadline, self.away = None, False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -352,8 +360,6 @@ class Table:
         a newcomer named like a seated person is refused (``name_taken``), and a bot named
         like the newcomer (bots are "Ana", "Ben", ...) takes another name."""
         name = check_name(name)
-        if self.phase != LOBBY:
-            raise SessionError("started", "this table's game has already started")
         seat = next((s for s in self.seats if s.open), None)
         if seat is None:
             raise SessionError("full", "every seat at this table is taken")
@@ -374,36 +380,54 @@ class Table:
         token = new_token()
         seat.name = name
         seat.token_hash = token_hash(token)
+        seat.away, seat.grace_deadline = False, None  # mid-game: the stand-in hands it over
         changes: list[Change] = [self._seat_change(seat)]
         for bot in self.seats:
             if bot.kind == BOT and bot.name is not None and same_name(bot.name, name):
                 bot.name = _BotNames({s.name for s in self.seats if s.name}).next()
                 changes.append(self._seat_change(bot))
+        self._schedule(now)
         return seat.index, token, Effects(changes, table=True)
+
+    def leave(self, who: Identity, now: float) -> Effects:
+        """A person gives up their seat and watches instead; the seat opens for anyone with
+        the table's link, and during a game the stand-in plays it until someone takes it.
+        Their link holds no seat any more (a host's still hosts)."""
+        if who.seat is None:
+            raise SessionError("not_seated", "spectators have no seat to leave")
+        seat = self.seats[who.seat]
+        if seat.kind != HUMAN or seat.name is None:
+            raise SessionError("not_seated", "that seat is no longer yours")
+        seat.empty()
+        self._schedule(now)
+        return Effects([self._seat_change(seat)], table=True)
 
     def set_seat(
         self, who: Identity, index: int, kind: str, bot: str | None, now: float
     ) -> Effects:
-        """The host makes a seat a bot, or opens it for a person (before the game)."""
+        """The host opens a seat for a person (``kind`` "open", or "human"), whoever holds
+        it, at any time: during a game the stand-in plays it until someone takes it. Between
+        games (and in the lobby) the host may also make an open seat or a bot's a bot."""
         self._host_only(who)
-        if self.phase != LOBBY:
-            raise SessionError("started", "seats can only change before the game starts")
         if not 0 <= index < len(self.seats):
             raise SessionError("bad_seat", f"there is no seat {index}", seat=index)
-        seat = self.seats[index]
-        if seat.kind == HUMAN and seat.name is not None:
-            raise SessionError("seat_taken", f"seat {index} is taken by a player", seat=index)
-        entry: dict[str, Any] = {"kind": kind}
+        entry: dict[str, Any] = {"kind": HUMAN if kind == OPEN else kind}
         if bot is not None:
             entry["bot"] = bot
         setup = check_seat(entry, self.settings.bots)
-        if setup.kind == BOT:
+        seat = self.seats[index]
+        if setup.kind == HUMAN:
+            seat.empty()
+        else:
+            if self.phase == PLAYING:
+                raise SessionError("started", "a bot can take a seat only between games")
+            if seat.kind == HUMAN and seat.name is not None:
+                raise SessionError("seat_taken", f"seat {index} is taken by a player", seat=index)
             taken = {s.name for s in self.seats if s.index != index and s.name}
             seat.kind, seat.bot = BOT, setup.bot
             seat.name = seat.name or _BotNames(taken).next()
-        else:
-            seat.kind, seat.bot, seat.name = HUMAN, None, None
-        seat.token_hash = None
+            seat.token_hash = None
+        self._schedule(now)
         return Effects([self._seat_change(seat)], table=True)
 
     def start(self, who: Identity, now: float) -> Effects:
@@ -682,7 +706,7 @@ class Table:
                 seat.grace_deadline = None
             return
         for seat in self.seats:
-            if seat.kind == HUMAN and not seat.connections and not seat.away:
+            if seat.kind == HUMAN and not seat.open and not seat.connections and not seat.away:
                 if seat.grace_deadline is None:
                     seat.grace_deadline = now + self.settings.grace
             else:

@@ -1,0 +1,145 @@
+"""Seats change hands (docs/protocol.md, `leave` and `seat`): a person gives up their seat and
+watches, the host opens anyone's seat, in the lobby, between games or mid-game, and a stand-in
+plays an open seat until someone joins. Against real servers: one on SQLite, and three
+processes on PostgreSQL and Redis (every connection to the next process, so the connection a
+change closes is usually on another process than the one that made it)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Iterator
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from ono99.server import BackgroundServer
+from server_support import TIMEOUT, Client, Cluster, join, running_cluster, running_server
+from test_server_protocol import seated
+from tiers import slow
+
+OPTIONS: dict[str, Any] = {"grace": 600, "bot_delay": 0.05, "ws_rate": 50, "ws_burst": 100}
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("cluster", marks=slow)])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BackgroundServer | Cluster]:
+    if request.param == "sqlite":
+        with running_server(tmp_path_factory.mktemp("seats") / "ono99.db", **OPTIONS) as srv:
+            yield srv
+    else:
+        with running_cluster(3, **OPTIONS) as cluster:
+            yield cluster
+
+
+def run(coro: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(coro, 60))
+
+
+async def close_code(client: Client) -> int | None:
+    """Read on until the server closes the connection; its close code."""
+    with pytest.raises(ConnectionClosed):
+        while True:
+            await client.receive(TIMEOUT)
+    return client.ws.close_code
+
+
+def hand_texts(client: Client) -> list[str]:
+    return [m for m in client.raw if '"hand":[' in m]
+
+
+def test_a_person_leaves_mid_game_the_stand_in_plays_and_a_newcomer_takes_the_seat(
+    server: BackgroundServer | Cluster,
+) -> None:
+    async def main() -> None:
+        code, clients, tokens = await seated(server, ["human", "human", "human"])
+        ana, leaver = clients[0], clients[1]
+        await leaver.send({"type": "leave", "id": "bye"})
+        assert await close_code(leaver) == 4401  # the client forgets the link and watches
+        table = await ana.expect("table", lambda m: m["seats"][1]["open"])
+        assert table["seats"][1]["name"] is None and table["phase"] == "playing"
+        # The old link holds nothing now, on any process.
+        again = await Client.open(server.ws_url, code, None, "watcher")
+        with pytest.raises(ConnectionClosed):
+            await Client.open(server.ws_url, code, tokens[1], "old link")
+        # The stand-in plays the open seat: the game never waits for it.
+        stood_in = None
+        for _ in range(8):
+            assert ana.view is not None
+            mover = ana.view["to_play"]
+            if mover == 1:
+                stood_in = await ana.expect("update", lambda m: m["seat"] == 1)
+                break
+            player = clients[mover]
+            while player.moves != ana.moves:
+                await player.receive()
+            assert player.view is not None
+            await player.send({"type": "act", "action": player.view["legal"][0]})
+            await ana.expect("update", lambda m, n=ana.moves: m["moves"] == n + 1)
+        assert stood_in is not None and stood_in["by"] == "away"
+        # A newcomer takes the seat mid-game, with its hand; the stand-in stops.
+        joined = join(server.url, code, "Zoé")
+        assert joined["seat"] == 1
+        zoe = await Client.open(server.ws_url, code, joined["token"], "Zoé")
+        assert zoe.view is not None and zoe.view["seat"] == 1 and len(zoe.view["hand"]) >= 1
+        assert zoe.table is not None and zoe.table["seats"][1]["name"] == "Zoé"
+        assert not zoe.table["seats"][1]["open"]
+        # The one who left, watching now, never sees a hand again.
+        await again.drain()
+        assert again.view is not None and again.view["hand"] is None
+        assert not hand_texts(again)
+        for c in (ana, clients[2], zoe, again):
+            await c.close()
+
+    run(main())
+
+
+def test_the_host_opens_a_person_s_seat_and_only_the_host_may(
+    server: BackgroundServer | Cluster,
+) -> None:
+    async def main() -> None:
+        _code, clients, _tokens = await seated(server, ["human", "human", "greedy"])
+        ana, ben = clients[0], clients[1]
+        await ben.send({"type": "seat", "seat": 0, "kind": "open", "id": 7})
+        refused = await ben.expect("error")
+        assert refused["code"] == "not_host" and refused["id"] == 7
+        await ana.send({"type": "seat", "seat": 2, "kind": "bot", "bot": "random", "id": 8})
+        refused = await ana.expect("error")
+        assert refused["code"] == "started" and refused["id"] == 8  # bots only between games
+        await ana.send({"type": "seat", "seat": 1, "kind": "open"})
+        assert await close_code(ben) == 4401
+        table = await ana.expect("table", lambda m: m["seats"][1]["open"])
+        assert table["seats"][2]["kind"] == "bot"
+        await ana.close()
+
+    run(main())
+
+
+def test_in_the_lobby_a_seat_left_is_open_to_the_next_person(
+    server: BackgroundServer | Cluster,
+) -> None:
+    async def main() -> None:
+        from server_support import create_table
+
+        host = create_table(server.url, ["human", "human"])
+        code = host["code"]
+        first = join(server.url, code, "Ben")
+        ben = await Client.open(server.ws_url, code, first["token"], "Ben")
+        ana = await Client.open(server.ws_url, code, host["token"], "Ana")
+        await ben.send({"type": "leave"})
+        assert await close_code(ben) == 4401
+        await ana.expect("table", lambda m: m["seats"][1]["open"])
+        await ana.send({"type": "start", "id": "go"})
+        refused = await ana.expect("error")
+        assert refused["code"] == "not_ready" and refused["id"] == "go"
+        second = join(server.url, code, "Ben")  # the same name: Ben is gone
+        assert second["seat"] == 1
+        await ana.send({"type": "leave"})  # the host watches, and still hosts
+        assert await close_code(ana) == 4401
+        host_again = await Client.open(server.ws_url, code, host["token"], "host")
+        welcome = next(m for m in host_again.messages if m["type"] == "welcome")
+        assert welcome == {**welcome, "seat": None, "host": True}
+        await host_again.close()
+
+    run(main())
