@@ -41,6 +41,7 @@ def create_table(
     *,
     name: str | None = "Ana",
     turn_seconds: float = 0,
+    hints: bool | None = None,
     **rules: Any,
 ) -> dict[str, Any]:
     """``seats``: "human" or a bot name per seat."""
@@ -49,6 +50,8 @@ def create_table(
         "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats],
         "turn_seconds": turn_seconds,
     }
+    if hints is not None:
+        body["hints"] = hints
     if name is not None:
         body["name"] = name
     r = httpx.post(f"{base}/api/tables", json=body, timeout=TIMEOUT)

@@ -23,7 +23,7 @@ ALLOWED_KEYS = {
     # envelopes
     "type", "protocol", "code", "seat", "host", "id", "message", "params", "game", "moves",
     "view", "log", "by", "turn", "events", "action", "phase", "host_seat", "rules",
-    "turn_seconds", "seats",
+    "turn_seconds", "seats", "hints",
     # table seats and the turn
     "kind", "bot", "name", "open", "connected", "away", "seconds", "ms_left", "auto",
     # rules
@@ -37,6 +37,8 @@ ALLOWED_KEYS = {
     "discard_top", "discard_size", "over", "winners", "legal",
     # events
     "card", "how", "cards", "points", "tokens_left",
+    # a hint: the seat's own legal actions and their chances
+    "choice", "actions", "chance",
 }  # fmt: skip
 
 
@@ -57,6 +59,8 @@ async def play_randomly(client: Client, rng: random.Random) -> None:
         if view_ is not None and view_["legal"]:
             mine = view_["to_play"] == view_["seat"] or view_["legal"] == ["draw"]
             if mine:
+                if rng.random() < 0.15 and view_["to_play"] == view_["seat"]:  # checked too
+                    await client.send({"type": "hint"})
                 action = rng.choice(view_["legal"])
                 await client.send({"type": "act", "action": action, "moves": client.moves})
         while True:  # wait for the next state of the game
@@ -126,7 +130,7 @@ def test_every_message_is_exactly_what_its_connection_may_see(
     final = states[-1]
     assert final.over
     seed = str(record.seed)
-    checked = 0
+    checked = hints = 0
     for seat, client in clients.items():
         position = -1  # the moves that this connection has been shown
         for raw, message in zip(client.raw, client.messages, strict=True):
@@ -156,11 +160,19 @@ def test_every_message_is_exactly_what_its_connection_may_see(
                     assert moves >= position, (client.label, moves, position)
                 position = moves
                 checked += 1
+            elif message["type"] == "hint":
+                # From the seat's own view when it was asked: its legal actions, nothing more.
+                assert seat is not None and message["seat"] == seat
+                legal = [str(a) for a in view(states[moves], seat).legal]
+                assert [a["action"] for a in message["actions"]] == legal
+                assert seed not in raw
+                hints += 1
             elif message["type"] == "error":
                 assert message["code"] in ("stale", "illegal", "not_your_turn", "over"), message
                 assert seed not in raw
         # Each connection was shown every move, in order, no update twice, up to the end.
         assert position == len(record.actions), (client.label, position)
     assert checked >= len(clients) * 2  # a state, then at least one update or state each
+    assert hints > 0
     by = record.meta["by"]
     assert {by[i] for i, (s, _) in enumerate(record.actions) if s == 2} == {"bot"}

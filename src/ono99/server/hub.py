@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -47,12 +48,13 @@ from ..session import (
     TableCreated,
     new_code,
 )
-from ..session.table import Change
+from ..session.table import Change, Hint
 from ..storage import Conflict, Store, StoredTable
 from .bus import Bus
 from .pubsub import PubSub, Subscriber
 
 log = logging.getLogger("ono99.server")
+HINTS_KEPT = 256  # hints kept for a repeated ask (a reload, a second tab)
 
 
 def channel(code: str, seat: int | None) -> str:
@@ -109,6 +111,11 @@ class Hub:
         self.bus_up = bus is None
         self.bus_was_down = False
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        # Hints searched, or being searched, per (table, game, moves, seat): one search a
+        # decision, however often it is asked for (a search costs a CPU-quarter-second).
+        self._hints: OrderedDict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = (
+            OrderedDict()
+        )
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -322,6 +329,12 @@ class Hub:
         changes nothing."""
         if cmd.type == "ping":
             sub.send(dumps({"type": "pong", "id": cmd.id}))
+            return
+        if cmd.type == "hint":
+            table = self.get(code)
+            if table is None:
+                raise SessionError("not_found", "there is no such table")
+            self._spawn(self._hint(code, table.hint(who), sub, cmd.id))
             return
 
         def change(table: Table) -> tuple[None, Effects]:
@@ -686,6 +699,24 @@ class Hub:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _hint(self, code: str, hint: Hint, sub: Subscriber, ref: Any) -> None:
+        """Search ``hint`` on a worker thread (once per decision) and send it to ``sub``."""
+        key = (code, hint.game, hint.moves, hint.seat)
+        search = self._hints.get(key)
+        if search is None:
+            search = self._hints[key] = asyncio.ensure_future(asyncio.to_thread(hint.compute))
+            while len(self._hints) > HINTS_KEPT:
+                self._hints.popitem(last=False)
+        try:
+            message = await asyncio.shield(search)
+        except Exception:
+            log.exception("table %s: a hint failed", code)
+            self._hints.pop(key, None)
+            error = SessionError("server_error", "the hint could not be worked out")
+            sub.send(dumps({"type": "error", **error.to_json(), "id": ref}))
+            return
+        sub.send(dumps({**message, "id": ref} if ref is not None else message))
 
     async def _play_bot(self, table: Table, move: Move) -> None:
         try:

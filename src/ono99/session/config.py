@@ -36,12 +36,14 @@ class TableConfig:
     rules: Rules
     seats: tuple[SeatSetup, ...]
     turn_seconds: float  # 0: no turn timer
+    hints: bool = True  # a seated person may ask for the expert's hint (the host decides)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules.to_dict(),
             "seats": [s.to_json() for s in self.seats],
             "turn_seconds": self.turn_seconds,
+            "hints": self.hints,
         }
 
     @staticmethod
@@ -51,6 +53,7 @@ class TableConfig:
             rules=Rules.from_dict(data["rules"]),
             seats=tuple(SeatSetup(s["kind"], s.get("bot")) for s in data["seats"]),
             turn_seconds=float(data["turn_seconds"]),
+            hints=bool(data.get("hints", True)),  # tables stored before hints had them
         )
 
 
@@ -119,11 +122,11 @@ def parse_table_request(
 ) -> tuple[TableConfig, str | None]:
     """The config and the creator's name from a create-table request:
     ``{"rules": {"edition": "2022", ...}, "seats": [{"kind": "human"}, {"kind": "bot",
-    "bot": "greedy"}], "name": "Ana", "turn_seconds": 30}``."""
+    "bot": "greedy"}], "name": "Ana", "turn_seconds": 30, "hints": true}``."""
     if not isinstance(data, dict):
         raise SessionError("bad_request", "the request must be a JSON object")
     for key in data:
-        if key not in ("rules", "seats", "name", "turn_seconds"):
+        if key not in ("rules", "seats", "name", "turn_seconds", "hints"):
             raise SessionError("bad_request", f"unknown field {key!r}", field=str(key)[:40])
     seats = _seats(data.get("seats"), bots)
     rules_in = data.get("rules", {})
@@ -145,12 +148,15 @@ def parse_table_request(
     except TypeError:  # an option name that is not a keyword at all
         raise SessionError("bad_rules", "unknown option", field="rules") from None
     turn = check_turn_seconds(data.get("turn_seconds", DEFAULT_TURN_SECONDS), turn_limits)
+    hints = data.get("hints", True)
+    if not isinstance(hints, bool):
+        raise SessionError("bad_request", "hints must be true or false", field="hints")
     name = None
     if any(s.kind == HUMAN for s in seats):
         name = check_name(data.get("name"))
     elif data.get("name") is not None:
         check_name(data.get("name"))
-    return TableConfig(rules, seats, turn), name
+    return TableConfig(rules, seats, turn, hints), name
 
 
 def _seats(value: Any, bots: Sequence[str]) -> tuple[SeatSetup, ...]:

@@ -24,6 +24,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "again": {},
     "seat": {"seat": (int,), "kind": (str,), "bot": (str,)},
     "leave": {},
+    "hint": {},
     "ping": {},
 }
 _REQUIRED = {"act": ("action",), "seat": ("seat", "kind")}

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..bots import Bot, make_opponent, offered_bots
+from ..bots import Bot, ExpertBot, make_opponent, offered_bots
 from ..engine import (
     DRAW,
     Action,
@@ -185,6 +185,30 @@ class Move(NamedTuple):
     def choose(self) -> Action:
         """The bot's choice for this move, from the seat's view."""
         return self.bot.choose(self.view)
+
+
+class Hint(NamedTuple):
+    """A person's request for the expert's hint at one decision: ask ``compute()`` (off the
+    event loop: it is a search), and send its message to that person alone."""
+
+    seat: int
+    game: int
+    moves: int
+    view: View
+
+    def compute(self) -> dict[str, Any]:
+        """The expert's move and each legal action's estimated chance of winning (the match,
+        under tokens or points), searched from the seat's view alone, as the terminal's
+        ``hint`` does."""
+        choice, scored = ExpertBot(secrets.randbits(63)).advise(self.view)
+        return {
+            "type": "hint",
+            "game": self.game,
+            "moves": self.moves,
+            "seat": self.seat,
+            "choice": None if choice is None else str(choice),
+            "actions": [{"action": str(a), "chance": round(p, 3)} for a, p in scored],
+        }
 
 
 # ------------------------------------------------------------------ the table
@@ -475,6 +499,21 @@ class Table:
                 raise SessionError("not_your_turn", str(exc), **why) from None
             raise SessionError("illegal", str(exc), **why) from None
 
+    def hint(self, who: Identity) -> Hint:
+        """What a hint for ``who`` needs: refused when the host has switched hints off, for a
+        spectator, and when the seat has nothing to decide."""
+        if not self.config.hints:
+            raise SessionError("hints_off", "the host has switched hints off at this table")
+        if who.seat is None:
+            raise SessionError("not_seated", "spectators get no hints")
+        if self.phase != PLAYING or self.state is None:
+            raise SessionError("not_started", "there is no game being played")
+        v = view(self.state, who.seat)
+        # A draw owed out of turn (X2) is no decision: "draw" is the one thing to do.
+        if v.to_play != who.seat or not v.legal:
+            raise SessionError("not_your_turn", "there is nothing for you to decide now")
+        return Hint(who.seat, self.game, self.state.moves, v)
+
     def pending_move(self, now: float) -> Move | None:
         """The bot move that is due now, if any; the seat counts as thinking until
         ``complete`` or ``abandon``."""
@@ -570,6 +609,7 @@ class Table:
             "host_seat": host_seat,
             "rules": self.rules.to_dict(minimal=False),
             "turn_seconds": self.config.turn_seconds,
+            "hints": self.config.hints,
             "seats": [s.to_json() for s in self.seats],
             "turn": self.turn_info(now),
         }
