@@ -306,16 +306,32 @@ def test_rule_flags_reach_the_rules(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- input parsing
 
 
-def test_a_number_is_a_held_card_first_then_a_position() -> None:
+def test_a_number_is_a_card_value_and_hash_n_a_position() -> None:
     hand = (3, 5, 10, 10)
     legal = [PLAY[3], PLAY[5], PLAY[10]]
     assert parse_move("5", hand, legal, "2022") is PLAY[5]  # the card 5
-    assert parse_move("1", hand, legal, "2022") is PLAY[3]  # position 1
+    assert parse_move("#1", hand, legal, "2022") is PLAY[3]  # position 1
     assert parse_move("#2", hand, legal, "2022") is PLAY[5]
     assert parse_move("#3", hand, legal, "2022") is PLAY[10]
     assert parse_move("10", hand, legal, "2022") is PLAY[10]
     assert parse_move("play 3", hand, legal, "2022") is PLAY[3]
     assert parse_move("3", hand, legal, "2022") is PLAY[3]  # held: the card, not position 3
+    with pytest.raises(MoveError, match="you have no 1 "):
+        parse_move("1", hand, legal, "2022")  # no 1 held: refused, not the card at #1
+
+
+def test_a_bare_number_you_do_not_hold_plays_nothing(tmp_path: Path) -> None:
+    """RULES N1: a number names a card's value. Seed 24 deals you 5, 10, 10, Play 2 and you
+    play first; "2" (meant as the Play 2) used to play the 10 at position 2."""
+    record = tmp_path / "two.json"
+    done = run_cli(["play", "--seed", "24", "--save", str(record)], "2\nquit\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "You have no 2 (your hand: #1 5, #2 10, #3 10, #4 Play 2; "
+        "type #1–#4 for a card by its position)"
+    ) in done.stdout
+    assert "You play" not in done.stdout
+    assert load_record(record.read_text(encoding="utf-8")).actions == ()
 
 
 def test_names_and_words() -> None:
@@ -343,8 +359,10 @@ def test_four_ono99s_by_position_means_the_discard() -> None:
     ("text", "reason"),
     [
         ("banana", "I don't understand 'banana'"),
-        ("9", "you have no 9 (your hand: 3, 5, 10, 10)"),
-        ("12", "there is no card 12, and no position 12"),
+        ("9", "you have no 9 (your hand: #1 3, #2 5, #3 10, #4 10; type #1–#4"),
+        ("play 9", "you have no 9 (your hand: 3, 5, 10, 10)"),
+        ("12", "you have no 12 (your hand: #1 3, #2 5, #3 10, #4 10; type #1–#4"),
+        ("1", "you have no 1 (your hand: #1 3, #2 5, #3 10, #4 10; type #1–#4"),
         ("#5", "'#5' is not a position in your hand (1–4)"),
         ("play 99", "you have no ONO 99"),
         ("play 2", "you have no Play 2 (your hand"),

@@ -339,8 +339,9 @@ def play_command(
 ) -> None:
     """Play ONO 99 in the terminal against bots.
 
-    Keep the running total at or below 98: type a card (7, -10, reverse, play2…) or its
-    position in your hand; ? lists your legal moves, help explains the rest. With
+    Keep the running total at or below 98: type a card (7, -10, reverse, play2…; a bare
+    number is always a card's value) or #1-#4 for the card at that position in your hand;
+    ? lists your legal moves, help explains the rest. With
     --draw-penalty you must type d after each card to draw it, or lose the draw.
 
     Rule options left out keep the edition's defaults.
