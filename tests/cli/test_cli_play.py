@@ -303,6 +303,20 @@ def test_rule_flags_reach_the_rules(tmp_path: Path) -> None:
     }
 
 
+def test_totals_below_zero_use_the_minus_sign_of_the_cards(tmp_path: Path) -> None:
+    """K2 with negative_totals: seed 7 deals you two −10s and you play first. The log said
+    "You play −10 → -10", a U+2212 on the card and a hyphen on the total."""
+    done = run_cli(
+        ["play", "--seed", "7", "--negative-totals", "--save", str(tmp_path / "m.json")],
+        "-10\nquit\n",
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "You play −10 → −10\n" in done.stdout
+    assert "Ana plays 6 → −4\n" in done.stdout
+    assert not re.search(r"→ -", done.stdout)
+
+
 # --------------------------------------------------------------------------- input parsing
 
 

@@ -30,7 +30,7 @@ from ..engine import (
     next_seat,
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ..i18n import Translator, card_label, cards_text, translator
+from ..i18n import MINUS, Translator, card_label, cards_text, number_text, translator
 from .play_input import command_word
 from .render import Line, Narrator, print_block
 
@@ -47,7 +47,7 @@ _DIGITS = {
     "7": ("▀▀█", "  █", "  ▀"),
     "8": ("█▀█", "█▀█", "▀▀▀"),
     "9": ("█▀█", "▀▀█", "▀▀▀"),
-    "-": ("   ", "▀▀▀", "   "),
+    MINUS: ("   ", "▀▀▀", "   "),
 }
 
 
@@ -273,7 +273,7 @@ class Screen:
         after = next_seat(v, v.to_play) if v.to_play is not None else None
         info = Text.assemble(
             (tr("game.total") + " ", "bold"),
-            (str(v.total), f"bold {colour}"),
+            (number_text(v.total), f"bold {colour}"),
             "   " + tr("term.max", max_total=r.max_total) + "\n",
             tr("direction.cw" if v.direction == CW else "direction.ccw"),
             " · " + tr("term.next", name=self.names[after]) if after is not None else "",
@@ -282,7 +282,7 @@ class Screen:
         )
         if not self.big:
             return info
-        digits = [_DIGITS[ch] for ch in str(v.total)]
+        digits = [_DIGITS[ch] for ch in number_text(v.total)]
         big = Text("\n".join(" ".join(d[row] for d in digits) for row in range(3)), colour)
         grid = Table.grid(padding=(0, 4))
         grid.add_row(big, info)
