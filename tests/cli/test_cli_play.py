@@ -42,7 +42,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
-from ono99.i18n import LANGUAGES, Translator, card_label, cards_text, translator
+from ono99.i18n import LANGUAGES, Translator, card_label, cards_text, number_text, translator
 
 GARBAGE = ["banana", "9", "play 99", "?", "help"]
 MOVES = ["1", "#1", "#2", "#3", "#4", "d"]
@@ -317,6 +317,54 @@ def test_totals_below_zero_use_the_minus_sign_of_the_cards(tmp_path: Path) -> No
     assert not re.search(r"→ -", done.stdout)
 
 
+def test_a_game_left_goes_on_with_resume_exactly_where_it_stopped(tmp_path: Path) -> None:
+    """Quit, end of input and Ctrl-C save the game; ``--resume`` replays its record through
+    the engine and goes on with the same seats, bots and rules (the last unfinished game, or a
+    named record), saving back to the same record."""
+    args = ["play", "--seed", "5", "--players", "3", "--bots", "random,greedy", "--name", "Zoé"]
+    first = run_cli([*args, "--draw-penalty"], "#1\nd\n#1\nd\nquit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    (path,) = (tmp_path / "records").glob("*.json")
+    left = load_record(path.read_text(encoding="utf-8"))
+    assert len([a for s, a in left.actions if s == 0 and a is not DRAW]) == 2
+    assert f"Continue it with: {sys.executable} -m ono99 play --resume {path}" in first.stdout
+
+    again = run_cli(["play", "--resume"], "status\n#1\n", tmp_path)  # then end of input
+    assert again.returncode == 1, again.stderr
+    assert (
+        "Zoé (seat 0) against Ana [Random (beginner)] and Ben [Greedy (standard)]" in again.stdout
+    )
+    stopped = replay(left)
+    assert f"Total {number_text(stopped.total)} " in again.stdout.split("› status")[1]
+    assert list((tmp_path / "records").glob("*.json")) == [path]  # saved back, no new file
+    went_on = load_record(path.read_text(encoding="utf-8"))
+    assert went_on.rules == left.rules and went_on.seed == left.seed
+    assert went_on.actions[: len(left.actions)] == left.actions
+    assert len(went_on.actions) > len(left.actions)
+    assert {k: went_on.meta[k] for k in ("names", "bots", "human")} == {
+        k: left.meta[k] for k in ("names", "bots", "human")
+    }
+    assert list(replay_states(went_on))[len(left.actions)] == stopped
+
+    named = run_cli(["play", "--resume", str(path)], "quit\n", tmp_path)
+    assert named.returncode == 0 and "Zoé (seat 0)" in named.stdout
+    refused = run_cli(["play", "--resume", "--seed", "3"], "", tmp_path)
+    assert refused.returncode == 2
+    assert "leave out --seed" in refused.stderr
+
+
+def test_resume_says_when_there_is_nothing_to_resume(tmp_path: Path) -> None:
+    done = run_cli(["play", "--resume"], "", tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == f"error: no unfinished game to resume in {tmp_path / 'records'}\n"
+    finished = tmp_path / "over.json"
+    run_cli(
+        ["play", "--seed", "3", "--bots", "random", "--save", str(finished)], script(), tmp_path
+    )
+    done = run_cli(["play", "--resume", str(finished)], "", tmp_path)
+    assert done.returncode == 1 and "that game is over" in done.stderr
+
+
 # --------------------------------------------------------------------------- input parsing
 
 
@@ -572,11 +620,13 @@ def test_the_locale_chooses_the_language(tmp_path: Path) -> None:
 def test_the_replay_line_works_pasted_into_a_shell_in_another_folder(
     lang: str, tmp_path: Path
 ) -> None:
-    """Whatever language the game speaks, the command it prints at the end runs as printed."""
+    """Whatever language the game speaks, the commands it prints at the end run as printed:
+    the replay, and (the game was left unfinished) the resume."""
     done = run_cli(["play", "--lang", lang, "--seed", "3"], "quit\n", tmp_path)
     assert done.returncode == 0, done.stderr
-    last = done.stdout.strip().splitlines()[-1]
-    command = last[last.index(f"{sys.executable} -m ono99 replay ") :]
+    *_, replay_line, resume_line = done.stdout.strip().splitlines()
+    command = replay_line[replay_line.index(f"{sys.executable} -m ono99 replay ") :]
+    resume = resume_line[resume_line.index(f"{sys.executable} -m ono99 play --resume ") :]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     again = subprocess.run(
@@ -586,3 +636,10 @@ def test_the_replay_line_works_pasted_into_a_shell_in_another_folder(
     assert again.returncode == 0, again.stderr
     assert translator(lang)("turn.over") not in again.stdout  # the game was left, not over
     assert again.stdout.count("\n") > 5
+    resumed = subprocess.run(
+        ["bash", "-c", resume], cwd=elsewhere, capture_output=True, text=True, encoding="utf-8",
+        input="quit\n", env={**os.environ, "ONO99_HOME": str(tmp_path), "ONO99_LANG": lang},
+        timeout=60,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert translator(lang)("term.quit") in resumed.stdout

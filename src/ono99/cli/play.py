@@ -11,7 +11,9 @@ what they see, and this one runs the game — the bots' moves through the one ga
 
 Exit status: 0 when the game is played to its end or the person types ``quit``; 1 when the
 input ends (EOF) before the game is over or the record cannot be saved; 2 for bad options;
-130 on Ctrl-C. The record of the game so far is saved in every case but bad options.
+130 on Ctrl-C. The record of the game so far is saved in every case but bad options, and
+``--resume`` goes on with an unfinished one: its actions replayed through the engine, its
+seats, bots and rules as they were (``Resumed``).
 """
 
 from __future__ import annotations
@@ -28,12 +30,26 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 from rich.text import Text
 
 from ..bots import Agent, Bot, UnknownBotError, make_opponent
 from ..bots.expert import ExpertBot
-from ..engine import DRAW, Action, Rules, State, apply, new_game, record_of, to_act, view
+from ..engine import (
+    DRAW,
+    Action,
+    Ono99Error,
+    Rules,
+    State,
+    apply,
+    load_record,
+    new_game,
+    record_of,
+    replay,
+    to_act,
+    view,
+)
 from ..i18n import Translator, translator
 from ..invocation import program
 from ..sim.driver import advance, decide
@@ -84,6 +100,7 @@ class TerminalGame:
         echo_input: bool = False,
         hints: bool = False,
         tr: Translator | None = None,
+        start: State | None = None,
     ) -> None:
         self.tr = tr = tr or translator()
         self.rules = rules
@@ -95,7 +112,8 @@ class TerminalGame:
         self.read_line = read_line
         self.delay = delay
         self.echo_input = echo_input
-        self.state: State = new_game(rules, seed)
+        # A resumed game starts where its record stopped (``resume_record``).
+        self.state: State = new_game(rules, seed) if start is None else start
         self.watching = False  # the person is out of the game and the bots play on
         self.hints = hints  # show the expert's hint at every turn
         # The advisor searches from the person's view only, like any bot.
@@ -260,6 +278,59 @@ def save_record(state: State, path: Path, meta: dict[str, Any]) -> None:
     path.write_text(record_of(state, meta=meta).to_json() + "\n", encoding="utf-8")
 
 
+PROGRAM = "ono99 play"  # the records' meta "program": the games this command can resume
+LAST = "last"  # ``--resume`` with no record: the last unfinished game saved
+
+
+class Resumed:
+    """A saved game to go on with: its record's rules, seed, seats and bots, and the state its
+    actions lead to (replayed through the engine)."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            record = load_record(path.read_bytes())
+            state = replay(record)
+        except OSError as exc:
+            raise CliError(f"{path}: cannot read the record ({exc.strerror or exc})") from None
+        except Ono99Error as exc:
+            raise CliError(f"{path}: {exc}") from None
+        meta = record.meta
+        human, names, bots = meta.get("human"), meta.get("names"), meta.get("bots")
+        n = record.rules.players
+        if not (
+            meta.get("program") == PROGRAM
+            and isinstance(human, int)
+            and 0 <= human < n
+            and isinstance(names, list)
+            and len(names) == n
+            and all(isinstance(x, str) for x in names)
+            and isinstance(bots, list)
+            and len(bots) == n
+            and all(isinstance(b, str) == (s != human) for s, b in enumerate(bots))
+        ):
+            raise CliError(f"{path}: not a game saved by {PROGRAM}: it names no seats to resume")
+        if state.over:
+            raise CliError(f"{path}: that game is over; {program()} replay shows it")
+        self.path, self.record, self.state = path, record, state
+        self.human: int = human
+        self.names: list[str] = names
+        self.bots: list[str | None] = bots
+        self.lang = meta.get("lang") if isinstance(meta.get("lang"), str) else None
+
+
+def last_unfinished(folder: Path) -> Path:
+    """The newest record in ``folder`` of a game of this command that is not over."""
+    paths = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in paths:
+        try:
+            record = load_record(path.read_bytes())
+            if record.meta.get("program") == PROGRAM and not replay(record).over:
+                return path
+        except (OSError, Ono99Error):
+            continue
+    raise CliError(f"no unfinished game to resume in {folder}")
+
+
 # --------------------------------------------------------------------------- command
 
 
@@ -287,7 +358,8 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     epilog="\b\nExamples:\n  ono99 play\n"
     "  ono99 play --edition 1980 --players 3 --bots greedy,random\n"
     "  ono99 play --match points --target 150 --draw-penalty --seed 7\n"
-    "  ono99 play --hints --bots expert",
+    "  ono99 play --hints --bots expert\n"
+    "  ono99 play --resume",
 )
 @edition_option
 @click.option(
@@ -317,6 +389,16 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     "[default: a new file in $ONO99_HOME/records, ONO99_HOME=~/.local/share/ono99]",
 )
 @click.option(
+    "--resume",
+    is_flag=False,
+    flag_value=LAST,
+    default=None,
+    metavar="[RECORD]",
+    help="Go on with a saved game, exactly where it stopped, with its own rules, seats and "
+    "bots: the last unfinished one saved in $ONO99_HOME/records, or RECORD. It is saved "
+    "back to the same record.",
+)
+@click.option(
     "--hints/--no-hints",
     default=False,
     show_default=True,
@@ -333,6 +415,7 @@ def play_command(
     seed: int | None,
     delay: float | None,
     save_path: Path | None,
+    resume: str | None,
     hints: bool,
     lang: str | None,
     **options: Any,
@@ -347,23 +430,51 @@ def play_command(
     Rule options left out keep the edition's defaults.
 
     Exit status: 0 when the game ends or you quit, 1 when input ends first, 2 for bad
-    options. The game record is saved either way.
+    options. The game record is saved either way (quit, end of input, Ctrl-C), and
+    --resume goes on with it.
     """
-    tr = language_for(lang)
-    kinds = bot_list(bots_text)
-    if players is None and len(kinds) > 1:
-        players = len(kinds) + 1
-    rules = build_rules(edition, {**rule_values(options), "players": players})
-    if not 0 <= seat < rules.players:
-        raise BadOptions(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
-    name = (name or "").strip() or tr("term.you")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    try:
-        bots = _bots_for(kinds, rules.players, seat, seed)
-    except UnknownBotError as exc:
-        raise BadOptions(str(exc)) from None
-    names = seat_names(rules.players, seat, name)
+    ctx = click.get_current_context()
+    start: State | None = None
+    if resume is not None:
+        given = [
+            f"--{p.replace('_', '-')}"
+            for p in ("edition", "players", "bots_text", "seat", "name", "seed", *options)
+            if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
+        ]
+        if given:
+            raise BadOptions(
+                f"--resume goes on with the saved game's own rules, seats and bots: "
+                f"leave out {', '.join(g.replace('--bots-text', '--bots') for g in given)}"
+            )
+        folder = ono99_home() / "records"
+        saved = Resumed(last_unfinished(folder) if resume == LAST else Path(resume))
+        tr = language_for(lang or saved.lang)
+        rules, seed, seat, names = saved.record.rules, saved.record.seed, saved.human, saved.names
+        try:  # each bot as it was first made (``_bots_for``)
+            bots = [
+                None if b is None else make_opponent(b, seed * 10 + s)
+                for s, b in enumerate(saved.bots)
+            ]
+        except UnknownBotError as exc:
+            raise BadOptions(str(exc)) from None
+        start = saved.state
+        save_path = save_path or saved.path
+    else:
+        tr = language_for(lang)
+        kinds = bot_list(bots_text)
+        if players is None and len(kinds) > 1:
+            players = len(kinds) + 1
+        rules = build_rules(edition, {**rule_values(options), "players": players})
+        if not 0 <= seat < rules.players:
+            raise BadOptions(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
+        name = (name or "").strip() or tr("term.you")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        try:
+            bots = _bots_for(kinds, rules.players, seat, seed)
+        except UnknownBotError as exc:
+            raise BadOptions(str(exc)) from None
+        names = seat_names(rules.players, seat, name)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     wait = (DEFAULT_DELAY if delay is None else max(0.0, delay)) if interactive else 0.0
     console = Console(
@@ -381,6 +492,7 @@ def play_command(
         echo_input=not sys.stdin.isatty(),
         hints=hints,
         tr=tr,
+        start=start,
     )
     code = EXIT_OK
     try:
@@ -409,9 +521,13 @@ def play_command(
     except OSError as exc:
         raise CliError(f"could not save the record to {path}: {exc.strerror or exc}") from None
     console.print(Text(tr("term.saved", path=str(path), seed=seed), "bold"))
-    again = f"{program()} replay {shlex.quote(str(path.resolve()))}"  # works from any folder
+    where = shlex.quote(str(path.resolve()))  # works from any folder
+    again = f"{program()} replay {where}"
     console.print(Text(tr("term.replay_with", command=again), "dim"))
-    click.get_current_context().exit(code)
+    if not game.state.over:
+        resume_again = f"{program()} play --resume {where}"
+        console.print(Text(tr("term.resume_with", command=resume_again), "dim"))
+    ctx.exit(code)
 
 
 def _line_reader(interactive: bool) -> Callable[[], str]:
