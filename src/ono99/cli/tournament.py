@@ -94,7 +94,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
-def rate_text(games: int, seconds: float) -> str:
+def rate_text(games: float, seconds: float) -> str:
     """How fast games go, in words that read right at any speed: "1,234 games/s",
     "2.3 games/s", or below one a second "2.3 s/game" (0.44 games/s printed "0 games/s")."""
     if games <= 0 or seconds <= 0:
