@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
 import secrets
 import shlex
 import sys
@@ -51,7 +50,7 @@ from ..engine import (
     view,
 )
 from ..i18n import Translator, translator
-from ..invocation import program
+from ..invocation import HOME_HELP, ono99_home, program
 from ..sim.driver import advance, decide
 from .command import Command
 from .options import (
@@ -258,10 +257,6 @@ class TerminalGame:
 # --------------------------------------------------------------------------- records
 
 
-def ono99_home() -> Path:
-    return Path(os.environ.get("ONO99_HOME") or Path.home() / ".local" / "share" / "ono99")
-
-
 def default_record_path(seed: int) -> Path:
     folder = ono99_home() / "records"
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -386,7 +381,7 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="Where to save the game record. "
-    "[default: a new file in $ONO99_HOME/records, ONO99_HOME=~/.local/share/ono99]",
+    f"[default: a new file in $ONO99_HOME/records, {HOME_HELP}]",
 )
 @click.option(
     "--resume",

@@ -34,7 +34,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ..bots import bot_info
-from ..invocation import pip_install
+from ..invocation import HOME_HELP, ono99_home, pip_install
 from ..sim.driver import BotError
 from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
 from .command import Command
@@ -50,7 +50,6 @@ from .options import (
     workers_option,
     workers_value,
 )
-from .play import ono99_home
 from .render import print_block
 
 EXIT_INTERRUPTED = 130
@@ -267,7 +266,7 @@ class Stopper:
     default=None,
     metavar="DIR",
     help="Where to write games.jsonl and summary.json. "
-    "[default: a new folder in $ONO99_HOME/tournaments, ONO99_HOME=~/.local/share/ono99]",
+    f"[default: a new folder in $ONO99_HOME/tournaments, {HOME_HELP}]",
 )
 @edition_option
 @rule_options(exclude=("players",))
