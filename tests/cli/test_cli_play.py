@@ -365,6 +365,27 @@ def test_resume_says_when_there_is_nothing_to_resume(tmp_path: Path) -> None:
     assert done.returncode == 1 and "that game is over" in done.stderr
 
 
+def test_every_place_says_four_ono99s_must_be_laid_down(tmp_path: Path) -> None:
+    """K7: with four ONO 99s the discard is the only legal action, and `play --help` said
+    they "may" be laid down."""
+    helped = " ".join(run_cli(["play", "--help"], "", tmp_path).stdout.split())
+    assert "Four ONO 99s in hand must be laid down and replaced." in helped
+    assert "may be laid down" not in helped
+    assert translator("en")("option.four_ono99_discard") == "Four ONO 99s must be swapped"
+    assert "must lay them down" in translator("en")("option.four_ono99_discard.help")
+
+
+def test_the_1980_option_names_its_own_card_the_double_play(tmp_path: Path) -> None:
+    record = tmp_path / "1980.json"
+    args = ["play", "--edition", "1980", "--play2-deflects-play2", "--seed", "1"]
+    run_cli([*args, "--save", str(record)], "quit\n", tmp_path)
+    shown = run_cli(["replay", str(record)], "", tmp_path).stdout
+    assert "options: Double Play answers Double Play: yes" in shown
+    assert "Play 2" not in shown
+    greek = run_cli(["replay", "--lang", "el", str(record)], "", tmp_path).stdout
+    assert "Διπλό Παίξιμο απαντά σε Διπλό Παίξιμο" in greek
+
+
 # --------------------------------------------------------------------------- input parsing
 
 

@@ -177,7 +177,7 @@ class Screen:
 
     def how_to(self, v: View) -> str:
         """The ``help`` text: how to name a card, then the commands this game's rules allow
-        (``draw`` only with the draw penalty, ``discard`` only when four ONO 99s may go)."""
+        (``draw`` only with the draw penalty, ``discard`` only when four ONO 99s must go)."""
         r, tr = self.rules, self.tr
         cards = [card_label(c, r.edition, tr) for c in (MINUS_TEN, REVERSE, PLAY2, HOLD, ONO99)]
         if HOLD not in r.deck:

@@ -14,7 +14,7 @@ from .languages import (
     parse_language,
 )
 from .rules import rules_markdown
-from .words import card_label, cards_text, refusal_text
+from .words import card_label, cards_text, option_label, refusal_text
 
 __all__ = [
     "DEFAULT",
@@ -29,6 +29,7 @@ __all__ = [
     "from_environment",
     "load_catalog",
     "number_text",
+    "option_label",
     "parse_language",
     "refusal_text",
     "rules_markdown",
