@@ -386,6 +386,65 @@ def test_the_1980_option_names_its_own_card_the_double_play(tmp_path: Path) -> N
     assert "Διπλό Παίξιμο απαντά σε Διπλό Παίξιμο" in greek
 
 
+def on_a_terminal(args: list[str], typed: str, home: Path) -> str:
+    """``ono99 play`` on a pseudo-terminal (a person's TTY): ``typed`` is there to be read
+    before it starts; what it showed, without the colours."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
+    env.update(ONO99_HOME=str(home), COLUMNS="100", LINES="50", TERM="dumb")
+    os.write(master, typed.encode())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ono99", "play", "--delay", "0", *args],
+        stdin=slave, stdout=slave, stderr=slave, env=env,
+    )  # fmt: skip
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal's other end closed: the game has ended
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.wait(timeout=120) == 0, seen.decode("utf-8", "replace")[-2000:]
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", seen.decode("utf-8", "replace"))
+    return text
+
+
+def after_knockout(out: str) -> str:
+    """The transcript from the offer to skip, made when the person is out, to the end."""
+    offer = "You are out of the game. Enter skips to the result; w watches the bots play it out › "
+    assert out.count(offer) == 1, out[-3000:]
+    return out.split(offer)[1]
+
+
+def test_knocked_out_at_a_terminal_you_can_skip_to_the_result(tmp_path: Path) -> None:
+    """Seed 1, three players: you are out with two bots left. Any answer but w skips: the
+    bots finish unnarrated, at full speed, and the result is printed."""
+    lines = "\n".join(["#1", "#2", "#3", "#4"] * 40) + "\n"
+    rest = after_knockout(on_a_terminal(["--seed", "1", "--players", "3"], lines, tmp_path))
+    assert "The bots finish the game…" in rest
+    assert " plays " not in rest.split("The game is over.")[0]
+    assert "Game over: Ben wins" in rest and "Finishing order: Ben, Ana, You" in rest
+
+
+def test_knocked_out_at_a_terminal_you_can_watch_the_bots_play_it_out(tmp_path: Path) -> None:
+    lines = "\n".join(["#1", "w", "#2", "w", "#3", "w", "#4", "w"] * 20) + "\n"
+    rest = after_knockout(on_a_terminal(["--seed", "1", "--players", "3"], lines, tmp_path))
+    assert "(you are out: the bots play on — Ctrl-C to stop)" in rest.split("\n")[1]
+    assert " plays " in rest.split("The game is over.")[0]
+    assert "Game over: Ben wins" in rest
+
+
+def test_a_script_is_not_asked_and_reads_the_whole_game(tmp_path: Path) -> None:
+    done = run_cli(["play", "--seed", "1", "--players", "3"], script(), tmp_path)
+    assert "You are out of the game." not in done.stdout
+    assert "(you are out: the bots play on" in done.stdout
+
+
 # --------------------------------------------------------------------------- input parsing
 
 

@@ -100,6 +100,7 @@ class TerminalGame:
         hints: bool = False,
         tr: Translator | None = None,
         start: State | None = None,
+        offer_skip: bool = False,
     ) -> None:
         self.tr = tr = tr or translator()
         self.rules = rules
@@ -114,6 +115,9 @@ class TerminalGame:
         # A resumed game starts where its record stopped (``resume_record``).
         self.state: State = new_game(rules, seed) if start is None else start
         self.watching = False  # the person is out of the game and the bots play on
+        self.skipping = False  # ... at full speed and unnarrated, to the result
+        # Asked of a person at a terminal; a script reads the whole log, at full speed already.
+        self.offer_skip_when_out = offer_skip
         self.hints = hints  # show the expert's hint at every turn
         # The advisor searches from the person's view only, like any bot.
         self.advisor = ExpertBot(seed)
@@ -160,14 +164,30 @@ class TerminalGame:
     def before_bot(self, state: State, seat: int, action: Action) -> None:
         if not self.watching and self.human in state.out:
             self.watching = True
-            self.delay = min(self.delay, 0.25)
-            self.screen.say("term.watching")
+            if self.offer_skip_when_out:
+                self.offer_skip()
+            else:
+                self.screen.say("term.watching")
         if action is not DRAW and self.delay > 0:
             time.sleep(self.delay)
 
+    def offer_skip(self) -> None:
+        """Out of the game: skip to the result (the bots finish at full speed, unnarrated),
+        the default, or watch them play it out."""
+        words = norm(self.ask(self.screen.skip_prompt()))
+        if words in command_words("quit", self.tr):
+            raise _Quit
+        if words in command_words("watch", self.tr):
+            self.delay = min(self.delay, 0.25)
+            self.screen.say("term.watching")
+        else:
+            self.skipping, self.delay = True, 0.0
+            self.screen.say("term.skip.skipping")
+
     def after_bot(self, state: State) -> None:
         self.state = state
-        self.narrate()
+        if not self.skipping:
+            self.narrate()
 
     def human_turn(self) -> None:
         self.show_table()
@@ -488,6 +508,7 @@ def play_command(
         hints=hints,
         tr=tr,
         start=start,
+        offer_skip=interactive,
     )
     code = EXIT_OK
     try:

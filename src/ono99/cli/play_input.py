@@ -40,6 +40,7 @@ COMMANDS = {
     "status": ("status", "s", "table"),
     "moves": ("?", "moves", "legal"),
     "hint": ("hint", "hints"),
+    "watch": ("w", "watch"),
 }
 
 

@@ -126,6 +126,10 @@ class Screen:
             (tr("term.draw.title"), "bold yellow"), " " + tr("term.draw.prompt") + " › "
         )
 
+    def skip_prompt(self) -> Text:
+        tr = self.tr
+        return Text.assemble((tr("term.skip.title"), "bold"), " " + tr("term.skip.prompt") + " › ")
+
     # ------------------------------------------------------------ the start and the end
 
     def intro(self) -> None:
