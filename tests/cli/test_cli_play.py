@@ -445,6 +445,37 @@ def test_a_script_is_not_asked_and_reads_the_whole_game(tmp_path: Path) -> None:
     assert "(you are out: the bots play on" in done.stdout
 
 
+POINTS_1980 = ["--edition", "1980", "--match", "points", "--target", "100", "--seed", "4"]
+
+
+def test_at_a_round_s_end_the_terminal_says_who_lost_what_and_waits(tmp_path: Path) -> None:
+    """M3: each player's points and where they came from (cards left in hand, 25 for being
+    out of the round), the person's own hand, then Enter for the next round: rounds ran into
+    each other."""
+    lines = "\n".join(["#1", "#2", "#3", "#4"] * 30) + "\n"
+    shown = on_a_terminal([*POINTS_1980, "--players", "3"], lines, tmp_path)
+    summary = shown.split("Round 1 is over")[1].split("Round 2 · Ana deals")[0]
+    assert "  Your hand when the round ended: 7, 9, 9, 10\n" in summary
+    assert "  You: +60 (cards in hand 35, 25 for being out of the round) → 60/100\n" in summary
+    assert "  Ana: +83 (cards in hand 58, 25 for being out of the round) → 83/100\n" in summary
+    assert "  Ben: +60 (cards in hand 60) → 60/100\n" in summary
+    assert re.search(r"\nPress Enter for round 2 › #\d\n", summary)  # a line typed: Enter
+    paused = on_a_terminal([*POINTS_1980, "--players", "3", "--no-wait"], lines, tmp_path)
+    assert "Press Enter for round" not in paused and "Round 1 is over" in paused
+
+
+def test_a_tokens_round_s_end_says_who_lost_a_token_and_who_has_how_many(
+    tmp_path: Path,
+) -> None:
+    done = run_cli(
+        ["play", "--edition", "1980", "--seed", "5", "--players", "3"], script(), tmp_path
+    )
+    summary = done.stdout.split("Round 1 is over")[1].split("Round 2 · Ana deals")[0]
+    assert "  Your hand when the round ended: 9, 10, 10, ONO 99\n" in summary
+    assert "  Tokens left: You 2 · Ana 3 · Ben 3\n" in summary
+    assert "Press Enter" not in done.stdout  # a script is not waited for
+
+
 # --------------------------------------------------------------------------- input parsing
 
 

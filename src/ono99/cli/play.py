@@ -38,9 +38,11 @@ from ..bots.expert import ExpertBot
 from ..engine import (
     DRAW,
     Action,
+    Event,
     Ono99Error,
     Rules,
     State,
+    View,
     apply,
     load_record,
     new_game,
@@ -72,6 +74,7 @@ from .play_screen import Screen
 
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 DEFAULT_DELAY = 0.8
+ROUND_PAUSE = 2.0  # seconds between rounds with --no-wait, on a terminal
 EXIT_INTERRUPTED = 130
 
 
@@ -101,6 +104,7 @@ class TerminalGame:
         tr: Translator | None = None,
         start: State | None = None,
         offer_skip: bool = False,
+        between_rounds: str = "none",
     ) -> None:
         self.tr = tr = tr or translator()
         self.rules = rules
@@ -118,6 +122,9 @@ class TerminalGame:
         self.skipping = False  # ... at full speed and unnarrated, to the result
         # Asked of a person at a terminal; a script reads the whole log, at full speed already.
         self.offer_skip_when_out = offer_skip
+        # At a round's end, after its summary: "enter" waits for Enter, "pause" for a moment
+        # (--no-wait), "none" goes on (a script: nobody to wait for).
+        self.between_rounds = between_rounds
         self.hints = hints  # show the expert's hint at every turn
         # The advisor searches from the person's view only, like any bot.
         self.advisor = ExpertBot(seed)
@@ -258,7 +265,20 @@ class TerminalGame:
     # ------------------------------------------------------------ showing
 
     def narrate(self) -> None:
-        self.screen.narrate(view(self.state, self.human))
+        self.screen.narrate(view(self.state, self.human), self.round_ended)
+
+    def round_ended(self, before: View, events: list[Event], end: Event) -> None:
+        """A tokens or points round is over and another follows: who lost what and why, then
+        a wait, so that rounds do not run into each other."""
+        if self.skipping:
+            return
+        self.screen.round_summary(before, events, end)
+        if self.between_rounds == "enter":
+            words = norm(self.ask(self.screen.next_round_prompt(end.data[0] + 1)))
+            if words in command_words("quit", self.tr):
+                raise _Quit
+        elif self.between_rounds == "pause":
+            time.sleep(ROUND_PAUSE)
 
     def show_table(self) -> None:
         self.screen.table(view(self.state, self.human))
@@ -414,6 +434,14 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     "back to the same record.",
 )
 @click.option(
+    "--wait/--no-wait",
+    "wait_rounds",
+    default=True,
+    show_default=True,
+    help="At the end of each round of a tokens or points match, after who lost what and why, "
+    f"wait for Enter; --no-wait pauses {ROUND_PAUSE:g} s instead. On a terminal only.",
+)
+@click.option(
     "--hints/--no-hints",
     default=False,
     show_default=True,
@@ -431,6 +459,7 @@ def play_command(
     delay: float | None,
     save_path: Path | None,
     resume: str | None,
+    wait_rounds: bool,
     hints: bool,
     lang: str | None,
     **options: Any,
@@ -509,6 +538,7 @@ def play_command(
         tr=tr,
         start=start,
         offer_skip=interactive,
+        between_rounds=("enter" if wait_rounds else "pause") if interactive else "none",
     )
     code = EXIT_OK
     try:
