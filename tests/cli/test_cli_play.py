@@ -14,6 +14,7 @@ import itertools
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -351,6 +352,32 @@ def test_a_game_left_goes_on_with_resume_exactly_where_it_stopped(tmp_path: Path
     refused = run_cli(["play", "--resume", "--seed", "3"], "", tmp_path)
     assert refused.returncode == 2
     assert "leave out --seed" in refused.stderr
+
+
+def test_ctrl_c_saves_the_game_and_resume_goes_on_with_it(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env.update(ONO99_HOME=str(tmp_path), PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+    with subprocess.Popen(
+        [sys.executable, "-m", "ono99", "play", "--seed", "5"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        encoding="utf-8", env=env,
+    ) as proc:  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("#1\n")
+        proc.stdin.flush()
+        seen = ""
+        while seen.count("Your move") < 2:  # played a card; now waiting for the next
+            seen += proc.stdout.read(1)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    (path,) = (tmp_path / "records").glob("*.json")
+    assert f"Continue it with: {sys.executable} -m ono99 play --resume {path}" in out
+    left = load_record(path.read_text(encoding="utf-8"))
+    assert [a for s, a in left.actions if s == 0] == [PLAY[8]]  # the 8 at #1
+    again = run_cli(["play", "--resume"], "quit\n", tmp_path)
+    assert again.returncode == 0 and "You leave the game." in again.stdout
+    assert load_record(path.read_text(encoding="utf-8")).actions == left.actions
 
 
 def test_resume_says_when_there_is_nothing_to_resume(tmp_path: Path) -> None:
