@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=100, help="per move [100]")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--opponent", default="greedy", help="an ono99 bot [greedy]")
-    parser.add_argument("--edition", default="2022")
+    parser.add_argument("--edition", type=int, choices=(2022, 1980), default=2022)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:

@@ -84,7 +84,7 @@ def test_feature_table_tiles_the_vector() -> None:
 @slow
 def test_docs_python_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     blocks = re.findall(r"```python\n(.*?)```", DOC, re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     for i, block in enumerate(blocks):
         exec(compile(block, f"docs/rl.md python block {i}", "exec"), {})
     out = capsys.readouterr().out

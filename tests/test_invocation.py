@@ -5,8 +5,11 @@ fresh venvs: scripts/profiles.toml)."""
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -78,3 +81,49 @@ def test_offered_bots_are_exactly_the_opponents_that_can_be_built() -> None:
 def test_an_unknown_bot_is_a_one_line_error_listing_the_bots_here() -> None:
     with pytest.raises(UnknownBotError, match=r"^unknown bot 'nobody'; the bots are random, "):
         check_bot("nobody")
+
+
+FAKE_PYTHON = """#!/usr/bin/env bash
+# python3 -m venv DIR: a venv whose python (pip) succeeds at once and whose ono99 says so.
+[ "$1 $2" = "-m venv" ] || exit 3
+mkdir -p "$3/bin"
+printf '#!/usr/bin/env bash\\nsleep 1\\n' > "$3/bin/python"
+printf '#!/usr/bin/env bash\\necho "ono99 $*"\\n' > "$3/bin/ono99"
+chmod +x "$3/bin/python" "$3/bin/ono99"
+"""
+
+
+def test_the_launcher_says_what_its_first_run_does_and_how_long_it_takes(
+    tmp_path: Path,
+) -> None:
+    """``./ono99`` in a fresh checkout makes .venv and installs into it: 40 silent seconds
+    before. It says so on stderr (stdout stays the game's), and later runs say nothing."""
+    checkout = tmp_path / "checkout"
+    (checkout / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "ono99", checkout / "ono99")
+    shutil.copy(ROOT / "scripts" / "bootstrap.sh", checkout / "scripts" / "bootstrap.sh")
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
+    fake = tmp_path / "python3"
+    fake.write_text(FAKE_PYTHON, encoding="utf-8")
+    fake.chmod(0o755)
+    env = {**os.environ, "PYTHON": str(fake)}
+
+    def launch() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["./ono99", "play"], cwd=checkout, env=env, capture_output=True, text=True, timeout=60
+        )
+
+    first = launch()
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == "ono99 play\n"
+    assert first.stderr.startswith(
+        f"ono99: first run: creating {checkout / '.venv'} and installing ono99 with the server "
+        "extra into it; this takes about a minute (later runs start at once)...\n"
+    )
+    assert re.search(r"^ono99: ready after \d+ s\.$", first.stderr, re.M)
+    again = launch()
+    assert again.stderr == "" and again.stdout == "ono99 play\n"
+    (checkout / "pyproject.toml").touch()
+    os.utime(checkout / "pyproject.toml", (time.time() + 5, time.time() + 5))
+    changed = launch()
+    assert "ono99: installing ono99 with the server extra into" in changed.stderr

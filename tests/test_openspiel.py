@@ -5,6 +5,7 @@ the seat cannot see (V1), resampling from an information state, and IS-MCTS runn
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -32,9 +33,9 @@ CONFIGS: list[dict[str, Any]] = [
     {"players": 2},
     {"players": 4},
     {"players": 6},
-    {"players": 3, "edition": "1980"},
+    {"players": 3, "edition": 1980},
     {"players": 2, "draw_penalty": True},
-    {"players": 5, "edition": "1980", "draw_penalty": True},
+    {"players": 5, "edition": 1980, "draw_penalty": True},
 ]
 
 
@@ -62,9 +63,39 @@ def play(
 @pytest.mark.parametrize("params", CONFIGS, ids=config_id)
 def test_openspiel_random_simulation_test(params: dict[str, Any]) -> None:
     # OpenSpiel's own: legal actions sorted and unique, chance outcomes summing to one,
-    # clones equal, every tensor of the declared size and finite, returns within bounds.
+    # clones equal, every tensor of the declared size and finite, returns within bounds,
+    # and every state serialized and rebuilt with its game from the game's own string.
     game = pyspiel.load_game(ospiel.SHORT_NAME, params)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=config_id)
+def test_games_and_states_pickle_and_rebuild_from_their_string(params: dict[str, Any]) -> None:
+    """As OpenSpiel's tic_tac_toe_test does. The edition was a string parameter that
+    ``ono99(edition=2022,…)`` read back as an int, so both failed."""
+    game = pyspiel.load_game(ospiel.SHORT_NAME, params)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.get_parameters() == game.get_parameters()
+    assert again.new_initial_state().rules == game.new_initial_state().rules
+    assert str(pyspiel.load_game(str(game))) == str(game)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(60):  # the deal and some moves
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    for copy in (
+        pickle.loads(pickle.dumps(state)),
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
+    ):
+        assert str(copy) == str(state) and copy.history() == state.history()
+        for seat in range(game.num_players()):
+            assert copy.information_state_string(seat) == state.information_state_string(seat)
+        assert copy.legal_actions() == state.legal_actions()
 
 
 class TestOpenSpielApiOnSampledStates(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc]
@@ -77,7 +108,7 @@ class TestOpenSpielApiOnSampledStates(api_test.EnforceAPIOnPartialTreeBase):  # 
 
 
 def test_parameters_make_the_engine_rules_and_bad_ones_are_refused() -> None:
-    game = pyspiel.load_game("ono99", {"players": 4, "edition": "1980"})
+    game = pyspiel.load_game("ono99", {"players": 4, "edition": 1980})
     assert game.num_players() == 4
     assert game.num_distinct_actions() == len(ALL_ACTIONS) == 18
     assert game.new_initial_state().rules.edition == "1980"
@@ -219,7 +250,7 @@ def _decisions(game: pyspiel.Game, rng: random.Random, every: int = 3) -> list[p
     return found
 
 
-@pytest.mark.parametrize("params", [{"players": 2}, {"players": 4, "edition": "1980"}])
+@pytest.mark.parametrize("params", [{"players": 2}, {"players": 4, "edition": 1980}])
 def test_resampled_states_keep_the_information_state_and_vary_the_hidden_cards(
     params: dict[str, Any],
 ) -> None:

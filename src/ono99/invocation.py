@@ -7,6 +7,9 @@ pasted from any folder.
 - Started as ``ono99`` found on PATH: ``ono99``.
 - Started by path (``.venv/bin/ono99``) or as ``python -m ono99``: that path, absolute.
 
+And where ono99 keeps a person's files (``ono99_home``): game records, tournaments, the
+server's default database — never the folder it happens to be run from.
+
 Standard library only, and no I/O beyond reading the environment: any layer may ask.
 """
 
@@ -19,6 +22,18 @@ import sys
 from pathlib import Path
 
 LAUNCHER_VARIABLE = "ONO99_LAUNCHER"
+HOME_VARIABLE = "ONO99_HOME"
+HOME_HELP = "ONO99_HOME=~/.local/share/ono99"  # for --help: its default
+
+
+def ono99_home() -> Path:
+    """The folder of the person's ono99 files: ``$ONO99_HOME``, else ~/.local/share/ono99."""
+    return Path(os.environ.get(HOME_VARIABLE) or Path.home() / ".local" / "share" / "ono99")
+
+
+def default_database() -> Path:
+    """The server's SQLite file when none is named: in ``ono99_home``, not beside the code."""
+    return ono99_home() / "ono99.db"
 
 
 def program(argv0: str | None = None) -> str:

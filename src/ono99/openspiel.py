@@ -1,7 +1,7 @@
 """ONO 99 as an OpenSpiel game (the ``openspiel`` extra): ``pyspiel.load_game("ono99")``.
 
 Importing this module registers the Python game ``ono99`` with pyspiel. Its parameters are
-``players`` (2–6, default 2), ``edition`` ("2022" or "1980") and ``draw_penalty``; the match is
+``players`` (2–6, default 2), ``edition`` (2022 or 1980, an int) and ``draw_penalty``; the match is
 a single game (RULES.md M1: play until one player is left), which is one deal.
 
 **The rules are the engine's.** Every decision is ``ono99.engine``'s: its legal actions, its
@@ -49,6 +49,7 @@ each other seat ``-1/(n - 1)`` (2 players: +1 and −1).
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -92,14 +93,17 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 2, "edition": "2022", "draw_penalty": False},
+    # The edition is the year as an int: OpenSpiel writes a game as ``ono99(edition=2022,…)``
+    # and reads ``2022`` back as an int, so a string edition could not be pickled or rebuilt
+    # from its own string (``random_sim_test(serialize=True)``, ``deserialize_game_and_state``).
+    parameter_specification={"players": 2, "edition": 2022, "draw_penalty": False},
 )
 
 
 def game_rules(params: dict[str, Any]) -> Rules:
     """The engine's rules for the game's parameters (a single game, M1)."""
     return make_rules(
-        str(params.get("edition", "2022")),
+        str(params.get("edition", 2022)),
         players=int(params.get("players", 2)),
         draw_penalty=bool(params.get("draw_penalty", False)),
         match="single",
@@ -111,8 +115,7 @@ class Ono99Game(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        self.rules = game_rules(params)
-        n = self.rules.players
+        n = game_rules(params).players
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CARD_KINDS,
@@ -123,6 +126,13 @@ class Ono99Game(pyspiel.Game):
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(_GAME_TYPE, info, params)
+
+    @functools.cached_property
+    def rules(self) -> Rules:
+        # From the parameters OpenSpiel holds, not an attribute set in __init__: an unpickled
+        # game is rebuilt from its string by OpenSpiel, without __init__ and with an empty
+        # __dict__, as OpenSpiel's own Python games are (they keep nothing in Python).
+        return game_rules(self.get_parameters())
 
     def new_initial_state(self) -> Ono99State:
         return Ono99State(self)

@@ -309,3 +309,24 @@ def test_an_interruption_in_the_first_phase_keeps_nothing(tmp_path: Path) -> Non
         "nothing was written (no phase had finished)"
     )
     assert not (tmp_path / "r").exists()
+
+
+def test_a_tiny_run_says_too_few_games_instead_of_stating_a_change(tmp_path: Path) -> None:
+    """With one game per rule set, a rule that turned a loss into a win read "changes under
+    max_total=99 (+100.0 pp [+100.0, +100.0])": a change stated from one game, with an
+    interval of no width."""
+    out = tmp_path / "report"
+    done = subprocess.run(
+        [sys.executable, "-m", "ono99", "analyze", "--games", "50", "--strong-games", "1",
+         "--strong", "greedy", "--seed", "1", "-j", "1", "--out", str(out)],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = (out / "report.md").read_text(encoding="utf-8")
+    told = "too few games (1; a change needs at least 30) to tell whether a rule changes it"
+    assert report.count(told) == 2  # both editions
+    assert "and changes under" not in report
+    assert "edge +75.0 pp [-4.3, +75.0], change not told: too few games (1; " in report
+    assert "| +100.0 pp [-100.0, +100.0] |" in report  # the table: honestly wide
+    assert not re.search(r"\[([+-]100\.0), \1\]", report)
+    assert "length changes under ono99_on_tens=on" in report  # 50 games are enough for it

@@ -14,6 +14,7 @@ import itertools
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -42,7 +43,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.cards import MINUS_TEN, ONO99, PLAY2, REVERSE
-from ono99.i18n import LANGUAGES, Translator, card_label, cards_text, translator
+from ono99.i18n import LANGUAGES, Translator, card_label, cards_text, number_text, translator
 from tiers import sampled, slow
 
 GARBAGE = ["banana", "9", "play 99", "?", "help"]
@@ -304,19 +305,234 @@ def test_rule_flags_reach_the_rules(tmp_path: Path) -> None:
     }
 
 
+def test_totals_below_zero_use_the_minus_sign_of_the_cards(tmp_path: Path) -> None:
+    """K2 with negative_totals: seed 7 deals you two −10s and you play first. The log said
+    "You play −10 → -10", a U+2212 on the card and a hyphen on the total."""
+    done = run_cli(
+        ["play", "--seed", "7", "--negative-totals", "--save", str(tmp_path / "m.json")],
+        "-10\nquit\n",
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "You play −10 → −10\n" in done.stdout
+    assert "Ana plays 6 → −4\n" in done.stdout
+    assert not re.search(r"→ -", done.stdout)
+
+
+def test_a_game_left_goes_on_with_resume_exactly_where_it_stopped(tmp_path: Path) -> None:
+    """Quit, end of input and Ctrl-C save the game; ``--resume`` replays its record through
+    the engine and goes on with the same seats, bots and rules (the last unfinished game, or a
+    named record), saving back to the same record."""
+    args = ["play", "--seed", "5", "--players", "3", "--bots", "random,greedy", "--name", "Zoé"]
+    first = run_cli([*args, "--draw-penalty"], "#1\nd\n#1\nd\nquit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    (path,) = (tmp_path / "records").glob("*.json")
+    left = load_record(path.read_text(encoding="utf-8"))
+    assert len([a for s, a in left.actions if s == 0 and a is not DRAW]) == 2
+    assert f"Continue it with: {sys.executable} -m ono99 play --resume {path}" in first.stdout
+
+    again = run_cli(["play", "--resume"], "status\n#1\n", tmp_path)  # then end of input
+    assert again.returncode == 1, again.stderr
+    assert (
+        "Zoé (seat 0) against Ana [Random (beginner)] and Ben [Greedy (standard)]" in again.stdout
+    )
+    stopped = replay(left)
+    assert f"Total {number_text(stopped.total)} " in again.stdout.split("› status")[1]
+    assert list((tmp_path / "records").glob("*.json")) == [path]  # saved back, no new file
+    went_on = load_record(path.read_text(encoding="utf-8"))
+    assert went_on.rules == left.rules and went_on.seed == left.seed
+    assert went_on.actions[: len(left.actions)] == left.actions
+    assert len(went_on.actions) > len(left.actions)
+    assert {k: went_on.meta[k] for k in ("names", "bots", "human")} == {
+        k: left.meta[k] for k in ("names", "bots", "human")
+    }
+    assert list(replay_states(went_on))[len(left.actions)] == stopped
+
+    named = run_cli(["play", "--resume", str(path)], "quit\n", tmp_path)
+    assert named.returncode == 0 and "Zoé (seat 0)" in named.stdout
+    refused = run_cli(["play", "--resume", "--seed", "3"], "", tmp_path)
+    assert refused.returncode == 2
+    assert "leave out --seed" in refused.stderr
+
+
+def test_ctrl_c_saves_the_game_and_resume_goes_on_with_it(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env.update(ONO99_HOME=str(tmp_path), PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+    with subprocess.Popen(
+        [sys.executable, "-m", "ono99", "play", "--seed", "5"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        encoding="utf-8", env=env,
+    ) as proc:  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("#1\n")
+        proc.stdin.flush()
+        seen = ""
+        while seen.count("Your move") < 2:  # played a card; now waiting for the next
+            seen += proc.stdout.read(1)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    (path,) = (tmp_path / "records").glob("*.json")
+    assert f"Continue it with: {sys.executable} -m ono99 play --resume {path}" in out
+    left = load_record(path.read_text(encoding="utf-8"))
+    assert [a for s, a in left.actions if s == 0] == [PLAY[8]]  # the 8 at #1
+    again = run_cli(["play", "--resume"], "quit\n", tmp_path)
+    assert again.returncode == 0 and "You leave the game." in again.stdout
+    assert load_record(path.read_text(encoding="utf-8")).actions == left.actions
+
+
+def test_resume_says_when_there_is_nothing_to_resume(tmp_path: Path) -> None:
+    done = run_cli(["play", "--resume"], "", tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == f"error: no unfinished game to resume in {tmp_path / 'records'}\n"
+    finished = tmp_path / "over.json"
+    run_cli(
+        ["play", "--seed", "3", "--bots", "random", "--save", str(finished)], script(), tmp_path
+    )
+    done = run_cli(["play", "--resume", str(finished)], "", tmp_path)
+    assert done.returncode == 1 and "that game is over" in done.stderr
+
+
+def test_every_place_says_four_ono99s_must_be_laid_down(tmp_path: Path) -> None:
+    """K7: with four ONO 99s the discard is the only legal action, and `play --help` said
+    they "may" be laid down."""
+    helped = " ".join(run_cli(["play", "--help"], "", tmp_path).stdout.split())
+    assert "Four ONO 99s in hand must be laid down and replaced." in helped
+    assert "may be laid down" not in helped
+    assert translator("en")("option.four_ono99_discard") == "Four ONO 99s must be swapped"
+    assert "must lay them down" in translator("en")("option.four_ono99_discard.help")
+
+
+def test_the_1980_option_names_its_own_card_the_double_play(tmp_path: Path) -> None:
+    record = tmp_path / "1980.json"
+    args = ["play", "--edition", "1980", "--play2-deflects-play2", "--seed", "1"]
+    run_cli([*args, "--save", str(record)], "quit\n", tmp_path)
+    shown = run_cli(["replay", str(record)], "", tmp_path).stdout
+    assert "options: Double Play answers Double Play: yes" in shown
+    assert "Play 2" not in shown
+    greek = run_cli(["replay", "--lang", "el", str(record)], "", tmp_path).stdout
+    assert "Διπλό Παίξιμο απαντά σε Διπλό Παίξιμο" in greek
+
+
+def on_a_terminal(args: list[str], typed: str, home: Path) -> str:
+    """``ono99 play`` on a pseudo-terminal (a person's TTY): ``typed`` is there to be read
+    before it starts; what it showed, without the colours."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
+    env.update(ONO99_HOME=str(home), COLUMNS="100", LINES="50", TERM="dumb")
+    os.write(master, typed.encode())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ono99", "play", "--delay", "0", *args],
+        stdin=slave, stdout=slave, stderr=slave, env=env,
+    )  # fmt: skip
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal's other end closed: the game has ended
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.wait(timeout=120) == 0, seen.decode("utf-8", "replace")[-2000:]
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", seen.decode("utf-8", "replace"))
+    return text
+
+
+def after_knockout(out: str) -> str:
+    """The transcript from the offer to skip, made when the person is out, to the end."""
+    offer = "You are out of the game. Enter skips to the result; w watches the bots play it out › "
+    assert out.count(offer) == 1, out[-3000:]
+    return out.split(offer)[1]
+
+
+def test_knocked_out_at_a_terminal_you_can_skip_to_the_result(tmp_path: Path) -> None:
+    """Seed 1, three players: you are out with two bots left. Any answer but w skips: the
+    bots finish unnarrated, at full speed, and the result is printed."""
+    lines = "\n".join(["#1", "#2", "#3", "#4"] * 40) + "\n"
+    rest = after_knockout(on_a_terminal(["--seed", "1", "--players", "3"], lines, tmp_path))
+    assert "The bots finish the game…" in rest
+    assert " plays " not in rest.split("The game is over.")[0]
+    assert "Game over: Ben wins" in rest and "Finishing order: Ben, Ana, You" in rest
+
+
+def test_knocked_out_at_a_terminal_you_can_watch_the_bots_play_it_out(tmp_path: Path) -> None:
+    lines = "\n".join(["#1", "w", "#2", "w", "#3", "w", "#4", "w"] * 20) + "\n"
+    rest = after_knockout(on_a_terminal(["--seed", "1", "--players", "3"], lines, tmp_path))
+    assert "(you are out: the bots play on — Ctrl-C to stop)" in rest.split("\n")[1]
+    assert " plays " in rest.split("The game is over.")[0]
+    assert "Game over: Ben wins" in rest
+
+
+def test_a_script_is_not_asked_and_reads_the_whole_game(tmp_path: Path) -> None:
+    done = run_cli(["play", "--seed", "1", "--players", "3"], script(), tmp_path)
+    assert "You are out of the game." not in done.stdout
+    assert "(you are out: the bots play on" in done.stdout
+
+
+POINTS_1980 = ["--edition", "1980", "--match", "points", "--target", "100", "--seed", "4"]
+
+
+def test_at_a_round_s_end_the_terminal_says_who_lost_what_and_waits(tmp_path: Path) -> None:
+    """M3: each player's points and where they came from (cards left in hand, 25 for being
+    out of the round), the person's own hand, then Enter for the next round: rounds ran into
+    each other."""
+    lines = "\n".join(["#1", "#2", "#3", "#4"] * 30) + "\n"
+    shown = on_a_terminal([*POINTS_1980, "--players", "3"], lines, tmp_path)
+    summary = shown.split("Round 1 is over")[1].split("Round 2 · Ana deals")[0]
+    assert "  Your hand when the round ended: 7, 9, 9, 10\n" in summary
+    assert "  You: +60 (cards in hand 35, 25 for being out of the round) → 60/100\n" in summary
+    assert "  Ana: +83 (cards in hand 58, 25 for being out of the round) → 83/100\n" in summary
+    assert "  Ben: +60 (cards in hand 60) → 60/100\n" in summary
+    assert re.search(r"\nPress Enter for round 2 › #\d\n", summary)  # a line typed: Enter
+    paused = on_a_terminal([*POINTS_1980, "--players", "3", "--no-wait"], lines, tmp_path)
+    assert "Press Enter for round" not in paused and "Round 1 is over" in paused
+
+
+def test_a_tokens_round_s_end_says_who_lost_a_token_and_who_has_how_many(
+    tmp_path: Path,
+) -> None:
+    done = run_cli(
+        ["play", "--edition", "1980", "--seed", "5", "--players", "3"], script(), tmp_path
+    )
+    summary = done.stdout.split("Round 1 is over")[1].split("Round 2 · Ana deals")[0]
+    assert "  Your hand when the round ended: 9, 10, 10, ONO 99\n" in summary
+    assert "  Tokens left: You 2 · Ana 3 · Ben 3\n" in summary
+    assert "Press Enter" not in done.stdout  # a script is not waited for
+
+
 # --------------------------------------------------------------------------- input parsing
 
 
-def test_a_number_is_a_held_card_first_then_a_position() -> None:
+def test_a_number_is_a_card_value_and_hash_n_a_position() -> None:
     hand = (3, 5, 10, 10)
     legal = [PLAY[3], PLAY[5], PLAY[10]]
     assert parse_move("5", hand, legal, "2022") is PLAY[5]  # the card 5
-    assert parse_move("1", hand, legal, "2022") is PLAY[3]  # position 1
+    assert parse_move("#1", hand, legal, "2022") is PLAY[3]  # position 1
     assert parse_move("#2", hand, legal, "2022") is PLAY[5]
     assert parse_move("#3", hand, legal, "2022") is PLAY[10]
     assert parse_move("10", hand, legal, "2022") is PLAY[10]
     assert parse_move("play 3", hand, legal, "2022") is PLAY[3]
     assert parse_move("3", hand, legal, "2022") is PLAY[3]  # held: the card, not position 3
+    with pytest.raises(MoveError, match="you have no 1 "):
+        parse_move("1", hand, legal, "2022")  # no 1 held: refused, not the card at #1
+
+
+def test_a_bare_number_you_do_not_hold_plays_nothing(tmp_path: Path) -> None:
+    """RULES N1: a number names a card's value. Seed 24 deals you 5, 10, 10, Play 2 and you
+    play first; "2" (meant as the Play 2) used to play the 10 at position 2."""
+    record = tmp_path / "two.json"
+    done = run_cli(["play", "--seed", "24", "--save", str(record)], "2\nquit\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "You have no 2 (your hand: #1 5, #2 10, #3 10, #4 Play 2; "
+        "type #1–#4 for a card by its position)"
+    ) in done.stdout
+    assert "You play" not in done.stdout
+    assert load_record(record.read_text(encoding="utf-8")).actions == ()
 
 
 def test_names_and_words() -> None:
@@ -344,8 +560,10 @@ def test_four_ono99s_by_position_means_the_discard() -> None:
     ("text", "reason"),
     [
         ("banana", "I don't understand 'banana'"),
-        ("9", "you have no 9 (your hand: 3, 5, 10, 10)"),
-        ("12", "there is no card 12, and no position 12"),
+        ("9", "you have no 9 (your hand: #1 3, #2 5, #3 10, #4 10; type #1–#4"),
+        ("play 9", "you have no 9 (your hand: 3, 5, 10, 10)"),
+        ("12", "you have no 12 (your hand: #1 3, #2 5, #3 10, #4 10; type #1–#4"),
+        ("1", "you have no 1 (your hand: #1 3, #2 5, #3 10, #4 10; type #1–#4"),
         ("#5", "'#5' is not a position in your hand (1–4)"),
         ("play 99", "you have no ONO 99"),
         ("play 2", "you have no Play 2 (your hand"),
@@ -542,11 +760,13 @@ def test_the_locale_chooses_the_language(tmp_path: Path) -> None:
 def test_the_replay_line_works_pasted_into_a_shell_in_another_folder(
     lang: str, tmp_path: Path
 ) -> None:
-    """Whatever language the game speaks, the command it prints at the end runs as printed."""
+    """Whatever language the game speaks, the commands it prints at the end run as printed:
+    the replay, and (the game was left unfinished) the resume."""
     done = run_cli(["play", "--lang", lang, "--seed", "3"], "quit\n", tmp_path)
     assert done.returncode == 0, done.stderr
-    last = done.stdout.strip().splitlines()[-1]
-    command = last[last.index(f"{sys.executable} -m ono99 replay ") :]
+    *_, replay_line, resume_line = done.stdout.strip().splitlines()
+    command = replay_line[replay_line.index(f"{sys.executable} -m ono99 replay ") :]
+    resume = resume_line[resume_line.index(f"{sys.executable} -m ono99 play --resume ") :]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     again = subprocess.run(
@@ -556,3 +776,10 @@ def test_the_replay_line_works_pasted_into_a_shell_in_another_folder(
     assert again.returncode == 0, again.stderr
     assert translator(lang)("turn.over") not in again.stdout  # the game was left, not over
     assert again.stdout.count("\n") > 5
+    resumed = subprocess.run(
+        ["bash", "-c", resume], cwd=elsewhere, capture_output=True, text=True, encoding="utf-8",
+        input="quit\n", env={**os.environ, "ONO99_HOME": str(tmp_path), "ONO99_LANG": lang},
+        timeout=60,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert translator(lang)("term.quit") in resumed.stdout

@@ -6,10 +6,14 @@ checker take the registered Gymnasium environment."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
+import pytest
 import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
@@ -93,6 +97,46 @@ def test_sb3_make_vec_env_and_checker_take_the_gymnasium_env() -> None:
     assert len(infos) == 2 and done.shape == (2,)
     venv.close()
     sb3_check_env(Ono99Env(players=2), warn=True)
+
+
+# The researcher's snippet as docs/rl.md prints it (its ```py block with SubprocVecEnv), run
+# as `python -c`: no __main__ file for the workers to import again; SB3's real SubprocVecEnv.
+SUBPROC_SNIPPET = [
+    code
+    for code in re.findall(
+        r"```py\n(.*?)```", (Path(__file__).parents[2] / "docs" / "rl.md").read_text("utf-8"), re.S
+    )
+    if "SubprocVecEnv" in code
+]
+
+
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_sb3_subproc_workers_find_the_registered_environment(method: str) -> None:
+    """The forkserver's workers never imported ono99.env, so the bare id was unknown there
+    (Gymnasium 1.x loads no entry-point plugins). Spawned workers, as the page says, are
+    given the id with its module, ``ono99.env:ono99/Ono99-v0``."""
+    (code,) = SUBPROC_SNIPPET
+    assert 'make_vec_env("ono99/Ono99-v0", n_envs=2, vec_env_cls=SubprocVecEnv)' in code
+    if method == "spawn":
+        code = code.replace(
+            '"ono99/Ono99-v0", n_envs=2, vec_env_cls=SubprocVecEnv',
+            '"ono99.env:ono99/Ono99-v0", n_envs=2, vec_env_cls=SubprocVecEnv, '
+            'vec_env_kwargs={"start_method": "spawn"}',
+        )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd="/"
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "subprocess workers 2 (2, 173)" in done.stdout
+
+
+def test_gymnasium_make_vec_gives_the_fast_vector_env() -> None:
+    venv = gym.make_vec(GYM_ID, num_envs=4, vectorization_mode="vector_entry_point", players=3)
+    assert isinstance(venv, VectorEnv) and venv.num_envs == 4 and venv.rules.players == 3
+    obs, info = venv.reset(seed=1)
+    assert obs.shape == (4, 173) and info["action_mask"].shape == (4, 18)
+    assert isinstance(gym.make_vec(GYM_ID, num_envs=4), VectorEnv)  # Gymnasium's default then
+    venv.close()
 
 
 def test_snapshot_does_not_follow_the_learner() -> None:

@@ -158,6 +158,15 @@ def test_numbers_use_latin_digits_and_local_grouping() -> None:
     assert translator("hy").number(12345) == "12\xa0345"  # a no-break space
 
 
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_number_below_zero_has_the_minus_sign_of_the_cards(lang: str) -> None:
+    tr = translator(lang)
+    minus = tr("card.minus10").removesuffix("10")
+    assert minus == "\u2212"
+    assert tr.number(-1234).startswith(minus) and "-" not in tr.number(-1234)
+    assert f"{minus}3" in tr("log.play.you", card=tr("card.minus10"), total=-3)
+
+
 @pytest.mark.parametrize(
     ("env", "lang"),
     [

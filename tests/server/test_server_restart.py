@@ -5,7 +5,10 @@ that anyone was shown is lost."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -179,3 +182,30 @@ def test_a_killed_server_resumes_every_game_exactly(database: Path | str) -> Non
                 if message.get("view") is not None:
                     expected = encode_view(view(states[message["moves"]], seat))
                     assert message["view"] == expected
+
+
+def test_serve_keeps_its_default_database_in_the_data_folder(tmp_path: Path) -> None:
+    """``./ono99 serve`` run in a checkout left ``ono99.db`` beside the code; the default is
+    $ONO99_HOME/ono99.db (where the records go), and the start-up line and --help say so."""
+    checkout, home = tmp_path / "checkout", tmp_path / "home"
+    checkout.mkdir()
+    env = {**os.environ, "ONO99_HOME": str(home), "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
+    helped = subprocess.run(
+        [*command, "--help"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert "[default: $ONO99_HOME/ono99.db, ONO99_HOME=~/.local/share/ono99]" in " ".join(
+        helped.stdout.split()
+    )
+    with subprocess.Popen(
+        command, cwd=checkout, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+    assert f"(games are stored in {home / 'ono99.db'}; Ctrl-C stops)" in line, line
+    assert (home / "ono99.db").is_file()
+    assert list(checkout.iterdir()) == []

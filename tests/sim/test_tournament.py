@@ -18,7 +18,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from ono99.bots import ORACLE_INFO, BotInfo, OmniscientBot, make_bot
-from ono99.cli.tournament import bots_table
+from ono99.cli.tournament import bots_table, rate_text
 from ono99.engine import Action, State, legal_actions, load_record, make_rules, replay
 from ono99.sim import play_game
 from ono99.sim.batch import chunks, derived_seed, in_order
@@ -448,6 +448,52 @@ def test_a_mirror_match_moves_no_rating_and_a_better_bot_rates_higher() -> None:
     ratings = mixed.summary()["ratings"]
     assert [r["bot"] for r in ratings["bots"]] == ["greedy", "random"]
     assert ratings["params"]["tau"] == 0.0
+
+
+SLOW_BOTS = '''
+import time
+
+from ono99.bots import GreedyBot
+
+
+class Ponders:
+    """greedy, after thinking over its first move of each game for 1.5 s"""
+
+    def __init__(self, seed=None):
+        self.greedy = GreedyBot(seed)
+
+    def choose(self, view):
+        if not any(e.kind == "play" and e.seat == view.seat for e in view.events):
+            time.sleep(1.5)
+        return self.greedy.choose(view)
+'''
+
+
+def test_a_slow_tournament_says_how_slow(tmp_path: Path) -> None:
+    """Under a game a second the rate read "0 games/s" (0.44, rounded down)."""
+    (tmp_path / "bots.py").write_text(SLOW_BOTS, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "ono99", "tournament", "--bots", "bots.py:Ponders,greedy"]
+        + ["-n", "2", "-j", "1", "--seed", "3"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "ONO99_HOME": str(tmp_path / "home")},
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "0 games/s" not in result.stdout + result.stderr
+    assert re.search(r"^\d+\.\ds · \d\.\d s/game$", result.stdout, re.M), result.stdout
+    assert re.search(r"^games 2/2 · 100% · \d\.\d s/game · done$", result.stderr, re.M)
+
+
+@pytest.mark.parametrize(
+    ("games", "seconds", "text"),
+    [(1000, 0.8, "1,250 games/s"), (50, 2, "25 games/s"), (7, 3, "2.3 games/s"),
+     (4, 9, "2.2 s/game"), (2, 60, "30 s/game")],
+)  # fmt: skip
+def test_rates_read_right_at_any_speed(games: int, seconds: float, text: str) -> None:
+    assert rate_text(games, seconds) == text
 
 
 BROKEN_BOTS = '''

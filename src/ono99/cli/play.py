@@ -11,14 +11,15 @@ what they see, and this one runs the game — the bots' moves through the one ga
 
 Exit status: 0 when the game is played to its end or the person types ``quit``; 1 when the
 input ends (EOF) before the game is over or the record cannot be saved; 2 for bad options;
-130 on Ctrl-C. The record of the game so far is saved in every case but bad options.
+130 on Ctrl-C. The record of the game so far is saved in every case but bad options, and
+``--resume`` goes on with an unfinished one: its actions replayed through the engine, its
+seats, bots and rules as they were (``Resumed``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
 import secrets
 import shlex
 import sys
@@ -28,14 +29,30 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 from rich.text import Text
 
 from ..bots import Agent, Bot, UnknownBotError, make_opponent
 from ..bots.expert import ExpertBot
-from ..engine import DRAW, Action, Rules, State, apply, new_game, record_of, to_act, view
+from ..engine import (
+    DRAW,
+    Action,
+    Event,
+    Ono99Error,
+    Rules,
+    State,
+    View,
+    apply,
+    load_record,
+    new_game,
+    record_of,
+    replay,
+    to_act,
+    view,
+)
 from ..i18n import Translator, translator
-from ..invocation import program
+from ..invocation import HOME_HELP, ono99_home, program
 from ..sim.driver import advance, decide
 from .command import Command
 from .options import (
@@ -57,6 +74,7 @@ from .play_screen import Screen
 
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 DEFAULT_DELAY = 0.8
+ROUND_PAUSE = 2.0  # seconds between rounds with --no-wait, on a terminal
 EXIT_INTERRUPTED = 130
 
 
@@ -84,6 +102,9 @@ class TerminalGame:
         echo_input: bool = False,
         hints: bool = False,
         tr: Translator | None = None,
+        start: State | None = None,
+        offer_skip: bool = False,
+        between_rounds: str = "none",
     ) -> None:
         self.tr = tr = tr or translator()
         self.rules = rules
@@ -95,8 +116,15 @@ class TerminalGame:
         self.read_line = read_line
         self.delay = delay
         self.echo_input = echo_input
-        self.state: State = new_game(rules, seed)
+        # A resumed game starts where its record stopped (``resume_record``).
+        self.state: State = new_game(rules, seed) if start is None else start
         self.watching = False  # the person is out of the game and the bots play on
+        self.skipping = False  # ... at full speed and unnarrated, to the result
+        # Asked of a person at a terminal; a script reads the whole log, at full speed already.
+        self.offer_skip_when_out = offer_skip
+        # At a round's end, after its summary: "enter" waits for Enter, "pause" for a moment
+        # (--no-wait), "none" goes on (a script: nobody to wait for).
+        self.between_rounds = between_rounds
         self.hints = hints  # show the expert's hint at every turn
         # The advisor searches from the person's view only, like any bot.
         self.advisor = ExpertBot(seed)
@@ -143,14 +171,30 @@ class TerminalGame:
     def before_bot(self, state: State, seat: int, action: Action) -> None:
         if not self.watching and self.human in state.out:
             self.watching = True
-            self.delay = min(self.delay, 0.25)
-            self.screen.say("term.watching")
+            if self.offer_skip_when_out:
+                self.offer_skip()
+            else:
+                self.screen.say("term.watching")
         if action is not DRAW and self.delay > 0:
             time.sleep(self.delay)
 
+    def offer_skip(self) -> None:
+        """Out of the game: skip to the result (the bots finish at full speed, unnarrated),
+        the default, or watch them play it out."""
+        words = norm(self.ask(self.screen.skip_prompt()))
+        if words in command_words("quit", self.tr):
+            raise _Quit
+        if words in command_words("watch", self.tr):
+            self.delay = min(self.delay, 0.25)
+            self.screen.say("term.watching")
+        else:
+            self.skipping, self.delay = True, 0.0
+            self.screen.say("term.skip.skipping")
+
     def after_bot(self, state: State) -> None:
         self.state = state
-        self.narrate()
+        if not self.skipping:
+            self.narrate()
 
     def human_turn(self) -> None:
         self.show_table()
@@ -221,7 +265,20 @@ class TerminalGame:
     # ------------------------------------------------------------ showing
 
     def narrate(self) -> None:
-        self.screen.narrate(view(self.state, self.human))
+        self.screen.narrate(view(self.state, self.human), self.round_ended)
+
+    def round_ended(self, before: View, events: list[Event], end: Event) -> None:
+        """A tokens or points round is over and another follows: who lost what and why, then
+        a wait, so that rounds do not run into each other."""
+        if self.skipping:
+            return
+        self.screen.round_summary(before, events, end)
+        if self.between_rounds == "enter":
+            words = norm(self.ask(self.screen.next_round_prompt(end.data[0] + 1)))
+            if words in command_words("quit", self.tr):
+                raise _Quit
+        elif self.between_rounds == "pause":
+            time.sleep(ROUND_PAUSE)
 
     def show_table(self) -> None:
         self.screen.table(view(self.state, self.human))
@@ -240,10 +297,6 @@ class TerminalGame:
 # --------------------------------------------------------------------------- records
 
 
-def ono99_home() -> Path:
-    return Path(os.environ.get("ONO99_HOME") or Path.home() / ".local" / "share" / "ono99")
-
-
 def default_record_path(seed: int) -> Path:
     folder = ono99_home() / "records"
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -258,6 +311,59 @@ def default_record_path(seed: int) -> Path:
 def save_record(state: State, path: Path, meta: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(record_of(state, meta=meta).to_json() + "\n", encoding="utf-8")
+
+
+PROGRAM = "ono99 play"  # the records' meta "program": the games this command can resume
+LAST = "last"  # ``--resume`` with no record: the last unfinished game saved
+
+
+class Resumed:
+    """A saved game to go on with: its record's rules, seed, seats and bots, and the state its
+    actions lead to (replayed through the engine)."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            record = load_record(path.read_bytes())
+            state = replay(record)
+        except OSError as exc:
+            raise CliError(f"{path}: cannot read the record ({exc.strerror or exc})") from None
+        except Ono99Error as exc:
+            raise CliError(f"{path}: {exc}") from None
+        meta = record.meta
+        human, names, bots = meta.get("human"), meta.get("names"), meta.get("bots")
+        n = record.rules.players
+        if not (
+            meta.get("program") == PROGRAM
+            and isinstance(human, int)
+            and 0 <= human < n
+            and isinstance(names, list)
+            and len(names) == n
+            and all(isinstance(x, str) for x in names)
+            and isinstance(bots, list)
+            and len(bots) == n
+            and all(isinstance(b, str) == (s != human) for s, b in enumerate(bots))
+        ):
+            raise CliError(f"{path}: not a game saved by {PROGRAM}: it names no seats to resume")
+        if state.over:
+            raise CliError(f"{path}: that game is over; {program()} replay shows it")
+        self.path, self.record, self.state = path, record, state
+        self.human: int = human
+        self.names: list[str] = names
+        self.bots: list[str | None] = bots
+        self.lang = meta.get("lang") if isinstance(meta.get("lang"), str) else None
+
+
+def last_unfinished(folder: Path) -> Path:
+    """The newest record in ``folder`` of a game of this command that is not over."""
+    paths = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in paths:
+        try:
+            record = load_record(path.read_bytes())
+            if record.meta.get("program") == PROGRAM and not replay(record).over:
+                return path
+        except (OSError, Ono99Error):
+            continue
+    raise CliError(f"no unfinished game to resume in {folder}")
 
 
 # --------------------------------------------------------------------------- command
@@ -287,7 +393,8 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     epilog="\b\nExamples:\n  ono99 play\n"
     "  ono99 play --edition 1980 --players 3 --bots greedy,random\n"
     "  ono99 play --match points --target 150 --draw-penalty --seed 7\n"
-    "  ono99 play --hints --bots expert",
+    "  ono99 play --hints --bots expert\n"
+    "  ono99 play --resume",
 )
 @edition_option
 @click.option(
@@ -314,7 +421,25 @@ def _bots_for(kinds: list[str], players: int, human: int, seed: int) -> list[Bot
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="Where to save the game record. "
-    "[default: a new file in $ONO99_HOME/records, ONO99_HOME=~/.local/share/ono99]",
+    f"[default: a new file in $ONO99_HOME/records, {HOME_HELP}]",
+)
+@click.option(
+    "--resume",
+    is_flag=False,
+    flag_value=LAST,
+    default=None,
+    metavar="[RECORD]",
+    help="Go on with a saved game, exactly where it stopped, with its own rules, seats and "
+    "bots: the last unfinished one saved in $ONO99_HOME/records, or RECORD. It is saved "
+    "back to the same record.",
+)
+@click.option(
+    "--wait/--no-wait",
+    "wait_rounds",
+    default=True,
+    show_default=True,
+    help="At the end of each round of a tokens or points match, after who lost what and why, "
+    f"wait for Enter; --no-wait pauses {ROUND_PAUSE:g} s instead. On a terminal only.",
 )
 @click.option(
     "--hints/--no-hints",
@@ -333,36 +458,67 @@ def play_command(
     seed: int | None,
     delay: float | None,
     save_path: Path | None,
+    resume: str | None,
+    wait_rounds: bool,
     hints: bool,
     lang: str | None,
     **options: Any,
 ) -> None:
     """Play ONO 99 in the terminal against bots.
 
-    Keep the running total at or below 98: type a card (7, -10, reverse, play2…) or its
-    position in your hand; ? lists your legal moves, help explains the rest. With
+    Keep the running total at or below 98: type a card (7, -10, reverse, play2…; a bare
+    number is always a card's value) or #1-#4 for the card at that position in your hand;
+    ? lists your legal moves, help explains the rest. With
     --draw-penalty you must type d after each card to draw it, or lose the draw.
 
     Rule options left out keep the edition's defaults.
 
     Exit status: 0 when the game ends or you quit, 1 when input ends first, 2 for bad
-    options. The game record is saved either way.
+    options. The game record is saved either way (quit, end of input, Ctrl-C), and
+    --resume goes on with it.
     """
-    tr = language_for(lang)
-    kinds = bot_list(bots_text)
-    if players is None and len(kinds) > 1:
-        players = len(kinds) + 1
-    rules = build_rules(edition, {**rule_values(options), "players": players})
-    if not 0 <= seat < rules.players:
-        raise BadOptions(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
-    name = (name or "").strip() or tr("term.you")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    try:
-        bots = _bots_for(kinds, rules.players, seat, seed)
-    except UnknownBotError as exc:
-        raise BadOptions(str(exc)) from None
-    names = seat_names(rules.players, seat, name)
+    ctx = click.get_current_context()
+    start: State | None = None
+    if resume is not None:
+        given = [
+            f"--{p.replace('_', '-')}"
+            for p in ("edition", "players", "bots_text", "seat", "name", "seed", *options)
+            if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
+        ]
+        if given:
+            raise BadOptions(
+                f"--resume goes on with the saved game's own rules, seats and bots: "
+                f"leave out {', '.join(g.replace('--bots-text', '--bots') for g in given)}"
+            )
+        folder = ono99_home() / "records"
+        saved = Resumed(last_unfinished(folder) if resume == LAST else Path(resume))
+        tr = language_for(lang or saved.lang)
+        rules, seed, seat, names = saved.record.rules, saved.record.seed, saved.human, saved.names
+        try:  # each bot as it was first made (``_bots_for``)
+            bots = [
+                None if b is None else make_opponent(b, seed * 10 + s)
+                for s, b in enumerate(saved.bots)
+            ]
+        except UnknownBotError as exc:
+            raise BadOptions(str(exc)) from None
+        start = saved.state
+        save_path = save_path or saved.path
+    else:
+        tr = language_for(lang)
+        kinds = bot_list(bots_text)
+        if players is None and len(kinds) > 1:
+            players = len(kinds) + 1
+        rules = build_rules(edition, {**rule_values(options), "players": players})
+        if not 0 <= seat < rules.players:
+            raise BadOptions(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
+        name = (name or "").strip() or tr("term.you")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        try:
+            bots = _bots_for(kinds, rules.players, seat, seed)
+        except UnknownBotError as exc:
+            raise BadOptions(str(exc)) from None
+        names = seat_names(rules.players, seat, name)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     wait = (DEFAULT_DELAY if delay is None else max(0.0, delay)) if interactive else 0.0
     console = Console(
@@ -380,6 +536,9 @@ def play_command(
         echo_input=not sys.stdin.isatty(),
         hints=hints,
         tr=tr,
+        start=start,
+        offer_skip=interactive,
+        between_rounds=("enter" if wait_rounds else "pause") if interactive else "none",
     )
     code = EXIT_OK
     try:
@@ -408,9 +567,13 @@ def play_command(
     except OSError as exc:
         raise CliError(f"could not save the record to {path}: {exc.strerror or exc}") from None
     console.print(Text(tr("term.saved", path=str(path), seed=seed), "bold"))
-    again = f"{program()} replay {shlex.quote(str(path.resolve()))}"  # works from any folder
+    where = shlex.quote(str(path.resolve()))  # works from any folder
+    again = f"{program()} replay {where}"
     console.print(Text(tr("term.replay_with", command=again), "dim"))
-    click.get_current_context().exit(code)
+    if not game.state.over:
+        resume_again = f"{program()} play --resume {where}"
+        console.print(Text(tr("term.resume_with", command=resume_again), "dim"))
+    ctx.exit(code)
 
 
 def _line_reader(interactive: bool) -> Callable[[], str]:

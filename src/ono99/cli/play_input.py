@@ -40,6 +40,7 @@ COMMANDS = {
     "status": ("status", "s", "table"),
     "moves": ("?", "moves", "legal"),
     "hint": ("hint", "hints"),
+    "watch": ("w", "watch"),
 }
 
 
@@ -71,7 +72,7 @@ def parse_move(
     tr: Translator | None = None,
 ) -> Action:
     """The action a line of input names: a card (``7``, ``-10``, ``reverse``, or the card's
-    name in the player's language), a position in ``hand`` (``2`` or ``#2``), ``play CARD``,
+    name in the player's language), a position in ``hand`` (``#2``), ``play CARD``,
     ``draw``/``d`` or ``discard``."""
     tr = tr or translator()
     words = norm(text)
@@ -89,15 +90,26 @@ def parse_move(
     if words.startswith("play "):
         return _card_action(_card(words[5:], text, edition, tr), hand, legal, edition, tr)
     if words.isdigit():
-        # A number is a card you hold, else a position in your hand (#N is always a position).
+        # A bare number is always a card's value; #N is how a position is named. A number
+        # that was a position whenever no card had its value played a card the person never
+        # named (2 for the Play 2 played the card at #2).
         n = int(words)
         if n <= 10 and n in hand:
             return _card_action(n, hand, legal)
-        if 1 <= n <= len(hand):
-            return _card_action(hand[n - 1], hand, legal)
-        if n > 10:
-            raise MoveError(tr("term.err.no_card_or_position", n=n))
+        raise MoveError(
+            tr(
+                "term.err.no_number",
+                n=n,
+                hand=positions_text(hand, edition, tr),
+                size=len(hand),
+            )
+        )
     return _card_action(_card(words, text, edition, tr), hand, legal, edition, tr)
+
+
+def positions_text(hand: Sequence[int], edition: str, tr: Translator) -> str:
+    """The hand with each card's position, as ``#N`` names it: ``#1 3, #2 8, #3 −10``."""
+    return ", ".join(f"#{i} {card_label(c, edition, tr)}" for i, c in enumerate(hand, 1))
 
 
 def position_hint(text: str, hand: Sequence[int], edition: str, tr: Translator) -> str:

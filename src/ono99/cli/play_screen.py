@@ -8,7 +8,7 @@ card is the second of two owed is ``View.second_card`` (P1), and a forced bust i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.cells import cell_len
 from rich.console import Console, Group
@@ -24,13 +24,14 @@ from ..engine import (
     OUT,
     OUT_OF_ROUND,
     Action,
+    Event,
     Rules,
     View,
     cards_drawn,
     next_seat,
 )
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ..i18n import Translator, card_label, cards_text, translator
+from ..i18n import MINUS, Translator, card_label, cards_text, number_text, translator
 from .play_input import command_word
 from .render import Line, Narrator, print_block
 
@@ -47,7 +48,7 @@ _DIGITS = {
     "7": ("▀▀█", "  █", "  ▀"),
     "8": ("█▀█", "█▀█", "▀▀▀"),
     "9": ("█▀█", "▀▀█", "▀▀▀"),
-    "-": ("   ", "▀▀▀", "   "),
+    MINUS: ("   ", "▀▀▀", "   "),
 }
 
 
@@ -89,15 +90,83 @@ class Screen:
 
     # ------------------------------------------------------------ the log
 
-    def narrate(self, v: View) -> None:
+    def narrate(
+        self, v: View, between_rounds: Callable[[View, list[Event], Event], None] | None = None
+    ) -> None:
         """Print the public events that happened since the last call, and which cards the
-        person drew in them (only they see those: worked out from their own views)."""
+        person drew in them (only they see those: worked out from their own views). A round
+        that ended among them is summed up (``between_rounds``, given the view before these
+        events, the events up to the round's end and that event) before the next deal."""
         last, self.shown = self.shown, v
         fresh = v.events[len(last.events) :] if last else v.events
         drawn = cards_drawn(last, v) if last else ()
+        ends = [i for i, e in enumerate(fresh) if e.kind == "round_end"]
         for line in self.narrator.lines(fresh, v, drawn):
+            if line.kind == "deal" and ends and last is not None and between_rounds is not None:
+                end = ends.pop(0)
+                between_rounds(last, fresh[:end], fresh[end])
             if line.kind != "over":  # the end screen says it (outro)
                 self.print_line(line)
+
+    def round_summary(self, before: View, events: list[Event], end: Event) -> None:
+        """Who lost what at a round's end, and why, from what the person may see (V1): each
+        player's points and where they came from (cards left in hand, 15 for each card short
+        of four, 25 for being out of the round: M3), or the tokens left (M2); the person's own
+        hand when the round ended, if this step did not change it."""
+        tr, r = self.tr, self.rules
+        round_, gained = end.data
+        self.console.print()
+        self.console.rule(Text(tr("term.round.over", round=round_), "bold"))
+        sizes = list(before.hand_sizes)
+        out_of_round = set(before.out_of_round)
+        for e in events:
+            if e.kind in ("play", "draw") and e.seat is not None:
+                sizes[e.seat] += 1 if e.kind == "draw" or not r.draw_penalty else 0
+                sizes[e.seat] -= 1 if e.kind == "play" else 0
+            elif e.kind == "out_of_round" and e.seat is not None:
+                out_of_round.add(e.seat)
+        acted = any(e.seat == self.human and e.kind in ("play", "discard") for e in events)
+        if before.hand is not None and not acted and (gained is not None or end.seat == self.human):
+            cards = cards_text(before.hand, r.edition, tr)
+            self.console.print(Text("  " + tr("term.round.your_hand", cards=cards)))
+        if gained is None:  # tokens: who has how many left
+            tokens = self.shown.tokens if self.shown is not None else None
+            if tokens is not None:
+                pairs = [
+                    f"{self.names[s]} {tokens[s]}"
+                    for s in range(r.players)
+                    if s not in self.shown_out()
+                ]
+                label = tr("term.col.tokens_left")
+                self.console.print(Text(f"  {label[:1].upper()}{label[1:]}: " + " · ".join(pairs)))
+            return
+        scores = self.shown.scores if self.shown is not None else None
+        for s, points in enumerate(gained):
+            if s in before.out:
+                continue
+            short = max(0, 4 - sizes[s])
+            out = 25 if s in out_of_round else 0
+            parts = [tr("term.round.part.cards", points=points - 15 * short - out)]
+            if short:
+                parts.append(tr("term.round.part.short", count=short))
+            if out:
+                parts.append(tr("term.round.part.out"))
+            score = scores[s] if scores is not None else points
+            line = tr(
+                "term.round.points",
+                name=self.names[s],
+                points=points,
+                parts=", ".join(parts),
+                score=score,
+                target=r.target,
+            )
+            self.console.print(Text("  " + line))
+
+    def shown_out(self) -> tuple[int, ...]:
+        return self.shown.out if self.shown is not None else ()
+
+    def next_round_prompt(self, round_: int) -> Text:
+        return Text.assemble((self.tr("term.round.next", round=round_), "bold"), " › ")
 
     def print_line(self, line: Line) -> None:
         if line.tone == "round":
@@ -125,6 +194,10 @@ class Screen:
         return Text.assemble(
             (tr("term.draw.title"), "bold yellow"), " " + tr("term.draw.prompt") + " › "
         )
+
+    def skip_prompt(self) -> Text:
+        tr = self.tr
+        return Text.assemble((tr("term.skip.title"), "bold"), " " + tr("term.skip.prompt") + " › ")
 
     # ------------------------------------------------------------ the start and the end
 
@@ -177,7 +250,7 @@ class Screen:
 
     def how_to(self, v: View) -> str:
         """The ``help`` text: how to name a card, then the commands this game's rules allow
-        (``draw`` only with the draw penalty, ``discard`` only when four ONO 99s may go)."""
+        (``draw`` only with the draw penalty, ``discard`` only when four ONO 99s must go)."""
         r, tr = self.rules, self.tr
         cards = [card_label(c, r.edition, tr) for c in (MINUS_TEN, REVERSE, PLAY2, HOLD, ONO99)]
         if HOLD not in r.deck:
@@ -273,7 +346,7 @@ class Screen:
         after = next_seat(v, v.to_play) if v.to_play is not None else None
         info = Text.assemble(
             (tr("game.total") + " ", "bold"),
-            (str(v.total), f"bold {colour}"),
+            (number_text(v.total), f"bold {colour}"),
             "   " + tr("term.max", max_total=r.max_total) + "\n",
             tr("direction.cw" if v.direction == CW else "direction.ccw"),
             " · " + tr("term.next", name=self.names[after]) if after is not None else "",
@@ -282,7 +355,7 @@ class Screen:
         )
         if not self.big:
             return info
-        digits = [_DIGITS[ch] for ch in str(v.total)]
+        digits = [_DIGITS[ch] for ch in number_text(v.total)]
         big = Text("\n".join(" ".join(d[row] for d in digits) for row in range(3)), colour)
         grid = Table.grid(padding=(0, 4))
         grid.add_row(big, info)

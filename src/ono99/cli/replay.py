@@ -28,7 +28,7 @@ from ..engine import (
     summarize,
     view,
 )
-from ..i18n import Translator, cards_text, translator
+from ..i18n import Translator, cards_text, option_label, translator
 from .command import Command
 from .options import CliError, lang_option, language_for
 from .play_screen import match_text
@@ -79,7 +79,9 @@ def describe(
     names, bots = seat_names(record, tr)
     edition = rules.edition
     extras = [
-        option_text(k, v, tr) for k, v in rules.to_dict().items() if k not in ("edition", "players")
+        option_text(k, v, rules.edition, tr)
+        for k, v in rules.to_dict().items()
+        if k not in ("edition", "players")
     ]
     head = " · ".join(
         [
@@ -149,7 +151,7 @@ def describe(
         console.print(Text(f"{label} · " + " · ".join(pairs)), soft_wrap=True)
 
 
-def option_text(name: str, value: object, tr: Translator) -> str:
+def option_text(name: str, value: object, edition: str, tr: Translator) -> str:
     """A rule option as players read it: "Draw penalty: yes", "Match: Tokens (…)"."""
     if isinstance(value, bool):
         shown = tr("yes" if value else "no")
@@ -157,7 +159,7 @@ def option_text(name: str, value: object, tr: Translator) -> str:
         shown = tr(f"option.{name}.{value}")
     else:
         shown = str(value)
-    return f"{tr(f'option.{name}')}: {shown}"
+    return f"{option_label(name, edition, tr)}: {shown}"
 
 
 def summary_json(state: State) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..invocation import pip_install
+from ..invocation import HOME_HELP, default_database, pip_install
 from .command import Command
 from .options import BadOptions, CliError
 
@@ -30,10 +30,10 @@ from .options import BadOptions, CliError
     "--db",
     "--database",
     "db",
-    default="ono99.db",
-    show_default=True,
+    default=None,
     help="SQLite file holding every table and game (unfinished games resume from it), or a "
-    "postgresql://… address, shared by many server processes (the scale extra).",
+    "postgresql://… address, shared by many server processes (the scale extra). "
+    f"[default: $ONO99_HOME/ono99.db, {HOME_HELP}]",
 )
 @click.option(
     "--redis",
@@ -80,7 +80,7 @@ from .options import BadOptions, CliError
 def serve_command(
     host: str,
     port: int,
-    db: str,
+    db: str | None,
     redis: str | None,
     workers: int,
     bot_delay: float,
@@ -92,6 +92,7 @@ def serve_command(
 
     Every table and every accepted move is stored in the SQLite file --db before anyone sees
     it; stop and restart the server at any time and unfinished games go on where they were.
+    The start-up line says where that file is.
     """
     try:
         from ..server import ServerConfig, run
@@ -99,6 +100,8 @@ def serve_command(
         raise CliError(f"the server needs its extra: {pip_install('server')} ({exc})") from None
     if not 0 <= port <= 65535:
         raise BadOptions(f"--port must be from 0 to 65535, not {port}")
+    if db is None:
+        db = str(default_database())
     postgres = db.startswith(("postgresql://", "postgres://"))
     if not postgres and Path(db).is_dir():
         raise BadOptions(f"--db must be a file, and {db!r} is a folder")
@@ -119,6 +122,11 @@ def serve_command(
             raise CliError(
                 f"PostgreSQL and Redis need the scale extra: {pip_install('scale')}"
             ) from None
+    if not postgres:
+        try:
+            Path(db).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"cannot make the folder of --db {db}: {exc.strerror or exc}") from None
     config = ServerConfig(
         db=db if postgres else str(Path(db)),
         redis=redis,

@@ -34,7 +34,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ..bots import bot_info
-from ..invocation import pip_install
+from ..invocation import HOME_HELP, ono99_home, pip_install
 from ..sim.driver import BotError
 from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
 from .command import Command
@@ -50,7 +50,6 @@ from .options import (
     workers_option,
     workers_value,
 )
-from .play import ono99_home
 from .render import print_block
 
 EXIT_INTERRUPTED = 130
@@ -94,6 +93,22 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
+def rate_text(games: float, seconds: float) -> str:
+    """How fast games go, in words that read right at any speed: "1,234 games/s",
+    "2.3 games/s", or below one a second "2.3 s/game" (0.44 games/s printed "0 games/s")."""
+    if games <= 0 or seconds <= 0:
+        return "no games timed"
+    rate = games / seconds
+    if rate >= 100:
+        return f"{rate:,.0f} games/s"
+    if rate >= 10:
+        return f"{rate:.0f} games/s"
+    if rate >= 1:
+        return f"{rate:.1f} games/s"
+    per = seconds / games
+    return f"{per:.1f} s/game" if per < 10 else f"{per:,.0f} s/game"
+
+
 @contextmanager
 def progress(total: int, err: Console) -> Iterator[Callable[[int], None]]:
     """A callback counting finished games: a bar with the time left on a terminal, else a
@@ -122,7 +137,8 @@ def progress(total: int, err: Console) -> Iterator[Callable[[int], None]]:
         state["shown"], state["when"] = done, now
         rate = done / max(now - start, 1e-9)
         left = f"about {_duration((total - done) / rate)} left" if done < total else "done"
-        err.print(f"games {done}/{total} · {done / total:.0%} · {rate:.0f} games/s · {left}")
+        speed = rate_text(done, now - start)
+        err.print(f"games {done}/{total} · {done / total:.0%} · {speed} · {left}")
 
     yield advance
 
@@ -250,7 +266,7 @@ class Stopper:
     default=None,
     metavar="DIR",
     help="Where to write games.jsonl and summary.json. "
-    "[default: a new folder in $ONO99_HOME/tournaments, ONO99_HOME=~/.local/share/ono99]",
+    f"[default: a new folder in $ONO99_HOME/tournaments, {HOME_HELP}]",
 )
 @edition_option
 @rule_options(exclude=("players",))
@@ -357,9 +373,7 @@ def tournament_command(
         f"average per game: {averages['actions']:.1f} actions, {averages['rounds']:.2f} rounds"
         f" · {summary['shared_wins']} shared wins"
     )
-    console.print(
-        f"{_duration(seconds)} · {summary['run']['games_per_second']:.0f} games/s", soft_wrap=True
-    )
+    console.print(f"{_duration(seconds)} · {rate_text(summary['games'], seconds)}", soft_wrap=True)
     console.print(f"games: {folder / 'games.jsonl'}", soft_wrap=True)
     console.print(f"summary: {folder / 'summary.json'}", soft_wrap=True)
 

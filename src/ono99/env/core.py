@@ -12,7 +12,7 @@ import numpy as np
 from ..engine import ALL_ACTIONS, DISCARD, DRAW, OUT, State, View
 from ..engine.cards import HOLD, MINUS_TEN, ONO99, PLAY2, REVERSE
 from ..features import NUM_ACTIONS, legal_mask
-from ..i18n import card_label
+from ..i18n import card_label, number_text
 
 WIN = 1.0  # shared among tied winners: each of k winners gets WIN / k
 LOSS = -1.0
@@ -53,7 +53,7 @@ def render_text(v: View) -> str:
     else:
         way = "clockwise" if v.direction > 0 else "counter-clockwise"
         head = (
-            f"round {v.round} · total {v.total} · {way} · seat {v.to_play} to play"
+            f"round {v.round} · total {number_text(v.total)} · {way} · seat {v.to_play} to play"
             f" ({v.owed} card{'s' if v.owed > 1 else ''} owed)"
         )
     lines = [head]
@@ -76,9 +76,11 @@ def render_text(v: View) -> str:
     plays = [e for e in v.events if e.kind in ("play", "discard")]
     if plays:
         e = plays[-1]
-        assert e.card is not None
+        assert e.card is not None and e.total is not None
         verb = "laid down four" if e.kind == "discard" else "played"
-        lines.append(f"last: seat {e.seat} {verb} {card_label(e.card, edition)} → {e.total}")
+        lines.append(
+            f"last: seat {e.seat} {verb} {card_label(e.card, edition)} → {number_text(e.total)}"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -4,7 +4,7 @@ The engine never speaks a language; the terminal game and the browser client tur
 events, card names and refusals into sentences here, each for its own reader (``words.py``).
 """
 
-from .catalog import Translator, fill, load_catalog, translator
+from .catalog import MINUS, Translator, fill, load_catalog, number_text, translator
 from .languages import (
     DEFAULT,
     LANGUAGES,
@@ -14,11 +14,12 @@ from .languages import (
     parse_language,
 )
 from .rules import rules_markdown
-from .words import card_label, cards_text, refusal_text
+from .words import card_label, cards_text, option_label, refusal_text
 
 __all__ = [
     "DEFAULT",
     "LANGUAGES",
+    "MINUS",
     "Translator",
     "UnknownLanguageError",
     "card_label",
@@ -27,6 +28,8 @@ __all__ = [
     "from_accept_language",
     "from_environment",
     "load_catalog",
+    "number_text",
+    "option_label",
     "parse_language",
     "refusal_text",
     "rules_markdown",

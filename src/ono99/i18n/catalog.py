@@ -64,10 +64,27 @@ def _translations(lang: str) -> Translations:
     return translations
 
 
+# The minus sign of every number a reader sees: the one printed on the −10 card
+# (``card.minus10`` in every catalog), so "You play −10 → −3" uses one sign, not two.
+MINUS = "\u2212"
+
+
+def number_text(n: int) -> str:
+    """An integer as readers see it: ``-3`` with the card's minus sign, ``−3``."""
+    return f"{MINUS}{-n}" if n < 0 else str(n)
+
+
+def _param_text(value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_text(value)
+    return str(value)
+
+
 def fill(text: str, params: dict[str, object]) -> str:
-    """``{name}`` placeholders replaced; unknown ones left as they are (as the browser does)."""
+    """``{name}`` placeholders replaced; unknown ones left as they are (as the browser does).
+    Integers are written by ``number_text``."""
     return _PLACEHOLDER.sub(
-        lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text
+        lambda m: _param_text(params[m.group(1)]) if m.group(1) in params else m.group(0), text
     )
 
 
@@ -93,7 +110,8 @@ class Translator:
         return bool(load_catalog(self.lang).get(key)) or bool(load_catalog(DEFAULT).get(key))
 
     def number(self, n: float) -> str:
-        return format_decimal(n, locale=self.locale, numbering_system="latn")
+        text = format_decimal(abs(n), locale=self.locale, numbering_system="latn")
+        return MINUS + text if n < 0 else text
 
     def list(self, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
         """Items as a list: "A, B and C", or with style "or", "A, B or C"."""

@@ -31,6 +31,18 @@ def card_label(card: int, edition: str, tr: Translator | None = None) -> str:
     return tr(_CARD_KEYS[card])
 
 
+# Options whose words name a card that an edition calls otherwise: 1980's Double Play. Each
+# such key has its ``.help`` beside it, as every option's does (the browser's form shows both).
+_EDITION_OPTION_KEYS = {("play2_deflects_play2", "1980"): "option.play2_deflects_play2.doubleplay"}
+
+
+def option_label(name: str, edition: str, tr: Translator | None = None) -> str:
+    """A rule option's name as the edition's players say it: "Double Play answers Double
+    Play" in 1980, "Play 2 answers Play 2" in 2022."""
+    tr = tr or translator()
+    return tr(_EDITION_OPTION_KEYS.get((name, edition), f"option.{name}"))
+
+
 def cards_text(cards: Iterable[int], edition: str, tr: Translator | None = None) -> str:
     """Cards as a player reads them: "10, Reverse, ONO 99"."""
     tr = tr or translator()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from ..invocation import default_database
 
 
 @dataclass(frozen=True)
 class ServerConfig:
-    db: str = "ono99.db"  # a SQLite file, or postgresql://… (many processes; docs/deploy.md)
+    # A SQLite file, or postgresql://… (many processes; docs/deploy.md). By default the one in
+    # $ONO99_HOME, never a file in whatever folder the server was started from.
+    db: str = field(default_factory=lambda: str(default_database()))
     redis: str | None = None  # redis://…: the bus to the other processes serving the tables
     takeover: float = 1.0  # seconds late this process fires the timers of a table another wrote
     heartbeat: float = 1.0  # seconds between "alive" notes on the bus (3 missed: gone)

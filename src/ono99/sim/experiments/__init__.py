@@ -42,6 +42,7 @@ from .core import (
     strong_settings,
 )
 from .estimates import (
+    MIN_GAMES,
     Distribution,
     Estimate,
     chi_square_sf,
@@ -63,6 +64,7 @@ __all__ = [
     "EXPERIMENTS",
     "HOUSE_RULES",
     "MATCHES",
+    "MIN_GAMES",
     "PLAYERS",
     "PLAYER_COUNTS",
     "STRONG_SHARE",

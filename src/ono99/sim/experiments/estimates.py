@@ -1,8 +1,9 @@
 """The numbers the experiments report: estimates with 95% intervals, distributions, and
 their JSON-ready form.
 
-Wilson intervals for proportions, the normal approximation for means and for paired
-differences (two rule sets played on the same seeds)."""
+Wilson intervals for proportions, Student's t for means and for paired differences (two rule
+sets played on the same seeds). Below ``MIN_GAMES`` observations a difference is not stated
+at all: the reports say "too few games to tell"."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from ..stats import mean_interval, wilson_interval
+
+# Fewer paired games than this tell nothing a reader should act on: with one game, a rule
+# that turned a loss into a win read as a change of +100 pp [+100, +100].
+MIN_GAMES = 30
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,10 @@ class Estimate:
     def excludes(self, x: float) -> bool:
         return x < self.low or x > self.high
 
+    def too_few(self) -> bool:
+        """Measured on fewer than ``MIN_GAMES`` observations: too few to tell a change."""
+        return self.n < MIN_GAMES
+
 
 def proportion(successes: float, trials: int) -> Estimate:
     """A proportion with its Wilson interval; 0 trials give NaN with the interval [0, 1]."""
@@ -41,15 +50,21 @@ def proportion(successes: float, trials: int) -> Estimate:
     return Estimate(p, min(low, p), max(high, p), trials)
 
 
-def mean_of(values: Sequence[float]) -> Estimate:
+def mean_of(values: Sequence[float], bounds: tuple[float, float] | None = None) -> Estimate:
+    """The mean with its interval; ``bounds``, where the values cannot go beyond them, keep the
+    interval inside (a single value's unbounded interval becomes the whole range)."""
     mean, low, high = mean_interval(list(values))
+    if bounds is not None and not math.isnan(mean):
+        low, high = max(low, bounds[0]), min(high, bounds[1])
     return Estimate(mean, low, high, len(values))
 
 
-def paired_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
+def paired_difference(
+    a: Sequence[float], b: Sequence[float], bounds: tuple[float, float] | None = None
+) -> Estimate:
     """The mean of ``a[i] - b[i]`` with its interval: the difference of two means measured
     on the same seeds, which cancels what the seeds share."""
-    return mean_of([x - y for x, y in zip(a, b, strict=True)])
+    return mean_of([x - y for x, y in zip(a, b, strict=True)], bounds)
 
 
 def chi_square_sf(x: float, dof: int) -> float:
@@ -119,6 +134,6 @@ def to_plain(value: Any) -> Any:
         return {str(k): to_plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [to_plain(v) for v in value]
-    if isinstance(value, float) and math.isnan(value):
-        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # NaN, or a single value's unbounded interval
     return value

@@ -172,7 +172,7 @@ def house_rules(
                 win_rate=rate,
                 fair=1 / players,
                 edge=rate.shifted(-1 / players),
-                edge_vs_default=paired_difference(wins, base_wins),
+                edge_vs_default=paired_difference(wins, base_wins, bounds=(-1.0, 1.0)),
             )
         )
     return rows

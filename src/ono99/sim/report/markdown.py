@@ -10,6 +10,7 @@ from typing import NamedTuple
 from ... import __version__
 from ..experiments import (
     DANGER_MARGIN,
+    MIN_GAMES,
     Analysis,
     CardEffects,
     CardRow,
@@ -282,7 +283,7 @@ def _house_section(a: Analysis) -> list[str]:
             turn_change = _change(c.turns_vs_default, num(c.turns_vs_default, 2, sign=True))
             edge_change = _change(c.edge_vs_default, pp(c.edge_vs_default))
             out.append(
-                f"  - {c.rule}: turns {turn_change}; edge {pp(c.edge)}, a change of {edge_change}."
+                f"  - {c.rule}: turns {turn_change}; edge {pp(c.edge)}, change {edge_change}."
             )
     out += [
         "",
@@ -385,33 +386,40 @@ def _summary(a: Analysis) -> list[str]:
         out.append(text + ".")
     for edition in dict.fromkeys(c.edition for c in a.house_rules):
         mine = [c for c in a.house_rules if c.edition == edition]
+        base = mine[0]
         longer = [c for c in mine[1:] if c.turns_vs_default.excludes(0)]
         edges = [c for c in mine[1:] if c.edge_vs_default.excludes(0)]
-        text = (
-            f"- **House rules, {edition}**: "
-            + (
-                "length changes under "
-                + ", ".join(
-                    f"{c.rule} ({num(c.turns_vs_default, 2, sign=True)} turns)" for c in longer
-                )
-                if longer
-                else "no rule changes the length measurably"
+        if base.turns.too_few():
+            length = f"{_too_few(base.turns.n)} whether a rule changes the length"
+        elif longer:
+            length = "length changes under " + ", ".join(
+                f"{c.rule} ({num(c.turns_vs_default, 2, sign=True)} turns)" for c in longer
             )
-            + f"; {mine[0].strong}'s edge over greedy is {pp(mine[0].edge)} with the defaults, "
-            + (
-                "and changes under "
-                + ", ".join(f"{c.rule} ({pp(c.edge_vs_default)})" for c in edges)
-                if edges
-                else "and no rule changes it measurably at this number of games"
+        else:
+            length = "no rule changes the length measurably"
+        if base.edge.too_few():
+            edge = f"{_too_few(base.edge.n)} whether a rule changes it"
+        elif edges:
+            edge = "and changes under " + ", ".join(
+                f"{c.rule} ({pp(c.edge_vs_default)})" for c in edges
             )
-            + "."
+        else:
+            edge = "and no rule changes it measurably at this number of games"
+        out.append(
+            f"- **House rules, {edition}**: {length}; {base.strong}'s edge over greedy is "
+            f"{pp(base.edge)} with the defaults, {edge}."
         )
-        out.append(text)
     out.append("")
     return out
 
 
+def _too_few(n: int) -> str:
+    return f"too few games ({n:,}; a change needs at least {MIN_GAMES}) to tell"
+
+
 def _change(e: Estimate, text: str) -> str:
+    if e.too_few():
+        return f"not told: too few games ({e.n:,}; a change needs at least {MIN_GAMES})"
     if e.low == e.high == 0:
         return "none in any game (the same seeds gave the same results: the rule never mattered)"
     if not e.excludes(0):

@@ -49,13 +49,14 @@ def _save(fig: Figure, out: Path, name: str) -> Path:
 
 
 def _arms(estimates: Sequence[Estimate], scale: float = 1.0) -> list[list[float]]:
-    """Error-bar arms (below, above) for matplotlib, NaN-safe."""
-    below = [
-        max(0.0, (e.value - e.low) * scale) if not math.isnan(e.value) else 0.0 for e in estimates
-    ]
-    above = [
-        max(0.0, (e.high - e.value) * scale) if not math.isnan(e.value) else 0.0 for e in estimates
-    ]
+    """Error-bar arms (below, above) for matplotlib, NaN-safe; a single value's unbounded
+    interval has none (the report's text says it is too few games to tell)."""
+
+    def arm(x: float) -> float:
+        return max(0.0, x * scale) if math.isfinite(x) else 0.0
+
+    below = [arm(e.value - e.low) for e in estimates]
+    above = [arm(e.high - e.value) for e in estimates]
     return [below, above]
 
 
