@@ -311,6 +311,7 @@ def test_an_interruption_in_the_first_phase_keeps_nothing(tmp_path: Path) -> Non
     assert not (tmp_path / "r").exists()
 
 
+@slow
 def test_a_tiny_run_says_too_few_games_instead_of_stating_a_change(tmp_path: Path) -> None:
     """With one game per rule set, a rule that turned a loss into a win read "changes under
     max_total=99 (+100.0 pp [+100.0, +100.0])": a change stated from one game, with an

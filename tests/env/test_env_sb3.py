@@ -110,6 +110,7 @@ SUBPROC_SNIPPET = [
 ]
 
 
+@slow
 @pytest.mark.parametrize("method", ["forkserver", "spawn"])
 def test_sb3_subproc_workers_find_the_registered_environment(method: str) -> None:
     """The forkserver's workers never imported ono99.env, so the bare id was unknown there

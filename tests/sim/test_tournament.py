@@ -469,6 +469,7 @@ class Ponders:
 '''
 
 
+@slow
 def test_a_slow_tournament_says_how_slow(tmp_path: Path) -> None:
     """Under a game a second the rate read "0 games/s" (0.44, rounded down)."""
     (tmp_path / "bots.py").write_text(SLOW_BOTS, encoding="utf-8")
