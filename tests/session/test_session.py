@@ -420,7 +420,9 @@ def test_a_dropped_player_keeps_the_seat_for_the_grace_period() -> None:
     assert not table.seats[seat].away
 
 
-def test_a_bot_draws_in_the_race_before_the_next_card() -> None:
+def test_a_bot_draws_with_its_card_so_no_quick_neighbour_can_make_it_lost() -> None:
+    """X2 at a table: a bot takes the draw its card owes in the same move (two actions, one
+    update each), so the person's next card, however quick, never finds it owing."""
     table, who, _ = make_table(["human", "greedy"], edition="1980", draw_penalty=True)
     now = 0.0
     for _ in range(50):  # the person plays (and draws) until it is the bot's turn
@@ -428,21 +430,41 @@ def test_a_bot_draws_in_the_race_before_the_next_card() -> None:
         assert state is not None
         if state.to_play == 1 and not state.owes_draw:
             break
-        seat = 0 if legal_actions(state, 0) else None
-        assert seat is not None
         action = DRAW if DRAW in legal_actions(state, 0) else legal_actions(state, 0)[0]
         table.act(who[0], str(action), None, now)
     assert table.next_deadline() == pytest.approx(now + SETTINGS.bot_delay)
     move = table.pending_move(now + SETTINGS.bot_delay)
     assert move is not None and move.seat == 1
     now += SETTINGS.bot_delay
-    table.complete(move, move.bot.choose(move.view), now)
+    out = table.complete(move, move.bot.choose(move.view), now)
     state = table.state
-    assert state is not None and 1 in state.owes_draw
-    # Its draw is due after half the delay: it races the person's next card.
-    assert table.next_deadline() == pytest.approx(now + SETTINGS.bot_delay / 2)
-    move = table.pending_move(now + SETTINGS.bot_delay / 2)
-    assert move is not None and move.seat == 1 and move.bot.choose(move.view) is DRAW
+    assert state is not None and not state.owes_draw and len(state.hands[1]) == 4
+    assert [(c.seat, c.action.split()[0], c.by) for c in out.changes[:2]] == [
+        (1, "play", "bot"),
+        (1, "draw", "bot"),
+    ]
+    assert [st.state.moves for st in out.steps] == [state.moves - 1, state.moves]
+
+
+def test_when_the_timer_runs_out_the_stand_in_plays_the_whole_turn_draw_included() -> None:
+    """X2: the stand-in's card owes a draw; it takes it, so the absent person loses the turn
+    and nothing more (a hand of four, as after any turn)."""
+    table, _who, _ = make_table(["human", "greedy"], 5, edition="1980", draw_penalty=True)
+    now = 0.0
+    for _ in range(50):  # the bot plays until it is the person's turn
+        state = table.state
+        assert state is not None
+        if state.to_play == 0 and not state.owes_draw:
+            break
+        now = drive_bots(table, now, now + 2)
+    deadline = table.turn_deadline
+    assert deadline is not None
+    move = table.pending_move(deadline)
+    assert move is not None and move.seat == 0 and move.by == "timer"
+    out = table.complete(move, move.bot.choose(move.view), deadline)
+    state = table.state
+    assert state is not None and 0 not in state.owes_draw and len(state.hands[0]) == 4
+    assert [c.by for c in out.changes if isinstance(c, ActionTaken)] == ["timer", "timer"]
 
 
 # ------------------------------------------------------------------ restoring

@@ -466,9 +466,10 @@ class Hub:
         if effects.snapshot:
             for a in audiences:
                 self.pubsub.publish(channel(code, a), dumps(table.state_message(a, now)))
-        elif effects.step is not None:
-            for a, message in table.update_messages(effects.step, audiences, now).items():
-                self.pubsub.publish(channel(code, a), dumps(message))
+        else:
+            for step in effects.steps:
+                for a, message in table.update_messages(step, audiences, now).items():
+                    self.pubsub.publish(channel(code, a), dumps(message))
         if effects.table:
             text = dumps(table.table_message(now))
             for a in audiences:

@@ -152,6 +152,7 @@ class Step(NamedTuple):
     action: str
     by: str
     first_event: int  # index of the first public event it caused
+    state: State  # the game after it (each audience is shown its view of this)
 
 
 @dataclass
@@ -161,13 +162,18 @@ class Effects:
     changes: list[Change] = field(default_factory=list)
     table: bool = False  # seats, phase or timers changed: announce the table
     snapshot: bool = False  # a new game: send everyone a full state
-    step: Step | None = None  # an action: send everyone an update
+    steps: list[Step] = field(default_factory=list)  # actions: an update each, in order
+
+    @property
+    def step(self) -> Step | None:
+        """The last action taken, if any."""
+        return self.steps[-1] if self.steps else None
 
     def merge(self, other: Effects) -> Effects:
         self.changes += other.changes
         self.table |= other.table
         self.snapshot |= other.snapshot
-        self.step = other.step or self.step
+        self.steps += other.steps
         return self
 
 
@@ -561,6 +567,13 @@ class Table:
         effects = self._apply(move.seat, action, move.by, now)
         after = self.state
         assert after is not None
+        if self.phase == PLAYING and move.seat in after.owes_draw:
+            # X2: a bot (or a stand-in) takes the draw its card owes at once, in the same
+            # turn: no quick neighbour's card can make it lost, and a person whose timer ran
+            # out loses the turn, not a card as well.
+            effects.merge(self._apply(move.seat, DRAW, move.by, now))
+            after = self.state
+            assert after is not None
         if move.by == "timer" and self.phase == PLAYING and after.to_play == move.seat:
             self.turn_deadline = now + self.settings.bot_delay  # it finishes the turn
         return effects
@@ -633,18 +646,18 @@ class Table:
         self, step: Step, audiences: list[int | None], now: float
     ) -> dict[int | None, dict[str, Any]]:
         """The message announcing ``step`` to each audience (a seat, or None: spectators)."""
-        assert self.state is not None
+        state = step.state
         common = {
             "type": "update",
             "game": self.game,
-            "moves": self.state.moves,
+            "moves": state.moves,
             "seat": step.seat,
             "action": step.action,
             "by": step.by,
-            "events": encode_events(self.state.events(step.first_event)),
+            "events": encode_events(state.events(step.first_event)),
             "turn": self.turn_info(now),
         }
-        return {a: {**common, "view": encode_view(view(self.state, a))} for a in audiences}
+        return {a: {**common, "view": encode_view(view(state, a))} for a in audiences}
 
     def turn_info(self, now: float) -> dict[str, Any] | None:
         if self.phase != PLAYING or self.state is None:
@@ -733,7 +746,8 @@ class Table:
             changes.append(GameFinished(self.game, self.record_json()))
             table = True
         self._schedule(now)
-        return Effects(changes, table=table, step=Step(seat, str(action), by, before.event_count))
+        step = Step(seat, str(action), by, before.event_count, self.state)
+        return Effects(changes, table=table, steps=[step])
 
     def _schedule(self, now: float) -> None:
         """Bring the timers in line with the state: who moves when."""
