@@ -1,6 +1,6 @@
 """The documentation's screenshots of the browser game: a table in the middle of a game, on a
 laptop-sized window (1280×800) and on a phone (390×844), both from the seat of the person
-whose turn it is, with the turn timer running.
+whose turn it is, with the turn timer running; the phone also in dark mode.
 
 A server runs on a loopback port of this process with a temporary database; Ana and Ben sit at
 a table with two greedy bots and play by clicking (Playwright driving Debian's chromium, as
@@ -60,16 +60,26 @@ def setup(base: str) -> tuple[str, str, str]:
 
 
 async def seat_page(
-    browser: Browser, base: str, code: str, token: str, phone: bool, lang: str | None = None
+    browser: Browser,
+    base: str,
+    code: str,
+    token: str,
+    phone: bool,
+    lang: str | None = None,
+    dark: bool = False,
 ) -> Page:
     """A window on the table for the holder of ``token`` (their personal link), in ``lang``
     when given (as if the reader had picked it)."""
+    scheme = "dark" if dark else "light"
     if phone:
         context = await browser.new_context(
-            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
-        )
+            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
+            color_scheme=scheme,
+        )  # fmt: skip
     else:
-        context = await browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+        context = await browser.new_context(
+            viewport=DESKTOP, device_scale_factor=1, color_scheme=scheme
+        )
     if lang is not None:
         await context.add_init_script(f"localStorage.setItem('ono99.lang', '{lang}')")
     page = await context.new_page()
@@ -150,6 +160,13 @@ async def take(out: Path, lines: int, end: bool, attempts: int = 10) -> list[Pat
                     await host.screenshot(path=shots[0])
                     await phone.screenshot(path=shots[1])
                     await phone.close()
+                    dark = await seat_page(
+                        browser, server.url, code, host_token, phone=True, dark=True
+                    )
+                    await expect(dark.locator(PLAYABLE).first).to_be_visible()
+                    shots.append(out / "table-phone-dark.png")
+                    await dark.screenshot(path=shots[-1])
+                    await dark.close()
                     for lang in LANGUAGES:  # the same moment, in each language
                         page = await seat_page(
                             browser, server.url, code, host_token, phone=True, lang=lang

@@ -465,7 +465,7 @@ class TableView {
     const bottom = this.me.seat ?? 0; // your seat sits at the bottom, the others in seat order
     this.seatEls = this.table.seats.map((s) => this.buildSeat(s.seat, (s.seat - bottom + n) % n, n));
     this.root.append(
-      h("div", { class: "table-head" },
+      h("div", { class: "table-head game-head" },
         h("h1", { class: "page-title" }, t("game.title", { game: formatNumber(this.game.game) })),
         h("div", { class: "head-tools" },
           h("button", { type: "button", id: "log-open", class: "small log-open", "aria-controls": "drawer", "aria-expanded": "false", onclick: () => this.openDrawer(true) }, t("game.log")),
@@ -489,7 +489,7 @@ class TableView {
           h("div", { class: "status-line" },
             h("p", { id: "turn", class: "turn" }),
             h("p", { id: "timer", class: "timer", hidden: true }, h("span", { class: "timer-text" })),
-            h("p", { id: "direction", class: "direction" }),
+            h("p", { id: "direction", class: "direction", "aria-hidden": "true" }), // in #piles for screen readers
             h("p", { id: "piles", class: "sr-only" })),
           h("p", { id: "warning", class: "warning", hidden: true }),
           h("section", { class: "hand", "aria-labelledby": "hand-title" },
@@ -509,7 +509,6 @@ class TableView {
       this.inviteBox({ folded: true }),
     );
     this.openDrawer(false);
-    this.dirShown = null;
   }
 
   // One seat on the rim of the table: `place` counts from yours (0, at the bottom) onwards in
@@ -573,11 +572,10 @@ class TableView {
     document.title = v.to_play === this.me.seat && !v.over ? t("app.title.your_turn") : t("app.title");
     const away = !v.over && v.to_play !== null && seats[v.to_play]?.kind === "human" && this.game.turn?.auto;
     if (away) turnEl.textContent += t("turn.auto");
-    document.getElementById("direction").textContent = v.direction === "cw" ? t("direction.cw") : t("direction.ccw");
-    const dir = document.getElementById("dir");
-    if (this.dirShown !== null && this.dirShown !== v.direction) dir.classList.add("dir-turning");
-    dir.classList.toggle("dir-ccw", v.direction === "ccw");
-    this.dirShown = v.direction;
+    const direction = v.direction === "cw" ? t("direction.cw") : t("direction.ccw");
+    document.getElementById("direction").textContent = direction;
+    // The arrows round the middle turn over on a Reverse (a CSS transition).
+    document.getElementById("dir").classList.toggle("dir-ccw", v.direction === "ccw");
     const warning = document.getElementById("warning");
     const warnings = [];
     const play2 = cardLabel("play2", rules.edition);
@@ -595,6 +593,7 @@ class TableView {
       tn("piles.draw", v.draw_pile),
       " · ",
       v.discard_top ? `${t("piles.top")} ${cardLabel(v.discard_top, rules.edition)}` : t("piles.empty"),
+      ` · ${direction}`,
     );
     document.getElementById("draw-count").textContent = formatNumber(v.draw_pile);
     document.getElementById("draw-pile").classList.toggle("pile-empty", !v.draw_pile);
