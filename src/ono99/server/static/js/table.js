@@ -876,6 +876,8 @@ class TableView {
     this.addLog(withBy(m.events, [m.by]));
     this.setTurn(m.turn, m.arrived);
     this.render();
+    // For benchmarks and tests: this update is now on screen (its card has landed).
+    document.dispatchEvent(new CustomEvent("ono99:shown", { detail: { moves: m.moves, arrived: m.arrived } }));
     const kinds = new Set(m.events.map((ev) => ev.kind));
     if (kinds.has("over")) sound(m.view.winners.includes(this.me.seat) || this.me.seat === null ? "win" : "out");
     else if (kinds.has("eliminated") || kinds.has("out_of_round") || kinds.has("left")) sound("out");
