@@ -774,10 +774,14 @@ class TableView {
   // The finishing order, as the terminal game prints it (cli/play_screen.py, outro): the
   // winners, then the others from the last one out to the first, from the view's `winners`
   // and `out` (seats out of the game, in the order they left).
+  // A seat neither winner nor out (possible in a points match) comes after them, by more
+  // tokens or fewer points; the terminal lists those matches by seat instead.
   finishingOrder(v) {
     const order = [...v.winners, ...[...v.out].reverse().filter((s) => !v.winners.includes(s))];
-    for (const s of this.table.seats) if (!order.includes(s.seat)) order.push(s.seat);
-    return order;
+    const rest = this.table.seats.map((s) => s.seat).filter((s) => !order.includes(s));
+    const key = (s) => (v.tokens ? -v.tokens[s] : v.scores ? v.scores[s] : 0);
+    rest.sort((a, b) => key(a) - key(b) || a - b);
+    return [...order.slice(0, v.winners.length), ...rest, ...order.slice(v.winners.length)];
   }
 
   fillEnd(v) {
@@ -1003,6 +1007,10 @@ class TableView {
 
   onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Escape" && document.getElementById("drawer")?.classList.contains("drawer-open")) {
+      this.openDrawer(false);
+      return;
+    }
     const target = e.target;
     if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
     const v = this.game?.view;
