@@ -172,7 +172,7 @@ def test_the_table_fits_a_laptop_and_a_phone(tmp_path: Path, artifacts: Path) ->
                 if phone:
                     await expect(log).not_to_be_in_viewport()
                     await page.locator("#log-open").click()
-                    await expect(log).to_be_in_viewport()
+                    await expect(log).to_be_in_viewport(ratio=1)  # slid all the way in
                     await page.screenshot(path=artifacts / "table-drawer-phone.png")
                     await page.locator(".drawer-close").click()
                     await expect(log).not_to_be_in_viewport()

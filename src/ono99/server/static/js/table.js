@@ -883,7 +883,7 @@ class TableView {
     // For benchmarks and tests: this update is now on screen (its card has landed).
     document.dispatchEvent(new CustomEvent("ono99:shown", { detail: { moves: m.moves, arrived: m.arrived } }));
     const kinds = new Set(m.events.map((ev) => ev.kind));
-    if (kinds.has("over")) sound(m.view.winners.includes(this.me.seat) || this.me.seat === null ? "win" : "out");
+    if (kinds.has("over")) sound("win");
     else if (kinds.has("eliminated") || kinds.has("out_of_round") || kinds.has("left")) sound("out");
     else if (m.view.to_play === this.me.seat && (before.to_play !== this.me.seat || m.seat !== this.me.seat)) sound("turn");
   }
