@@ -13,7 +13,6 @@ const WIDE = window.matchMedia("(min-width: 900px)"); // the game's two columns 
 const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
 const PACE_MS = 800; // one move on its own, from the card leaving its seat to the next move
 const MIN_PACE_MS = 150; // the quickest a move is shown, when many wait behind it
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}, ...children) {
@@ -130,6 +129,8 @@ class TableView {
     this.queue = []; // updates received and not yet shown (drain)
     this.epoch = 0; // a fresh state makes the queue's work in progress moot
     this.draining = false;
+    this.hurrying = false;
+    this.wake = null; // cuts the queue's current pause short (hurry)
     this.pile = []; // the last cards on the discard pile this round
     this.lastCards = {}; // seat -> its last card, shown beside it until its next turn
     this.shownTotal = null;
@@ -209,6 +210,9 @@ class TableView {
         if (!this.game || m.game !== this.game.game) return;
         m.arrived = performance.now();
         this.queue.push(m);
+        // A draw owed under the draw penalty races the next card (X2, docs/protocol.md
+        // "Timing"): the table jumps to the present so that the Draw button is live at once.
+        if (m.view.legal.includes("draw")) this.hurry();
         this.drain();
         break;
       case "error":
@@ -684,10 +688,11 @@ class TableView {
     const key = `${this.game.moves}|${action}`;
     const known = this.refusals.get(key);
     if (known) return this.showRefusal(known);
-    if (this.pending || this.probe || !this.ws || this.ws.readyState !== WebSocket.OPEN) {
+    const asking = this.probe && performance.now() - this.probe.sent < 3000; // one at a time
+    if (this.pending || asking || !this.ws || this.ws.readyState !== WebSocket.OPEN) {
       return this.showRefusal(t("hand.cannot", { card: label }));
     }
-    this.probe = { id: `why-${++this.probes}`, key };
+    this.probe = { id: `why-${++this.probes}`, key, sent: performance.now() };
     this.send({ type: "act", action, moves: this.game.moves, id: this.probe.id });
   }
 
@@ -834,7 +839,7 @@ class TableView {
   // queue (quick bots, a slow tab) goes faster, so the table is never far behind the game;
   // with reduced motion, or in a hidden tab, each update is shown at once.
   pace() {
-    if (REDUCED.matches || document.hidden) return 0;
+    if (this.hurrying || REDUCED.matches || document.hidden) return 0;
     const waiting = this.queue.length; // behind the one about to be shown
     return waiting === 0 ? PACE_MS : Math.max(MIN_PACE_MS, (2 * PACE_MS) / (waiting + 2));
   }
@@ -850,7 +855,27 @@ class TableView {
       }
     } finally {
       this.draining = false;
+      this.hurrying = false;
     }
+  }
+
+  // Show what is queued at once: the move on screen lands now, the rest without motion.
+  hurry() {
+    this.hurrying = true;
+    if (this.wake) this.wake();
+  }
+
+  // A pause of the queue that hurry() cuts short.
+  pause(ms) {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
   }
 
   async showUpdate(m, epoch) {
@@ -862,13 +887,14 @@ class TableView {
         this.flyCard(ev, step);
         this.countTo(ev.total, step);
         sound("card");
-        await wait(step);
+        await this.pause(step);
         if (epoch !== this.epoch) return;
+        if (this.hurrying) break;
       }
     } else if (cards.length) sound("card");
     if (epoch !== this.epoch || !this.game || m.game !== this.game.game) return;
     this.apply(m);
-    if (ms > 0) await wait(ms * 0.25);
+    if (ms > 0 && !this.hurrying) await this.pause(ms * 0.25);
   }
 
   apply(m) {
