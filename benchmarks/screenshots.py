@@ -1,6 +1,6 @@
 """The documentation's screenshots of the browser game: a table in the middle of a game, on a
 laptop-sized window (1280×800) and on a phone (390×844), both from the seat of the person
-whose turn it is, with the turn timer running.
+whose turn it is, with the turn timer running; the phone also in dark mode.
 
 A server runs on a loopback port of this process with a temporary database; Ana and Ben sit at
 a table with two greedy bots and play by clicking (Playwright driving Debian's chromium, as
@@ -9,6 +9,9 @@ taken. The shuffle is secret and fresh, so every run shows another game.
 
     python benchmarks/screenshots.py                      # writes docs/screenshots/table-*.png
     python benchmarks/screenshots.py --out /tmp/shots --end   # ... and the end screens too
+
+The same seat is also shown on a phone in each language, at the same moment, in
+``i18n/<lang>-game-phone.png`` under the output folder (``docs/translating/README.md`` shows them).
 
 Needs the ``test`` extra (playwright, httpx) and ``/usr/bin/chromium`` (or ONO99_CHROMIUM).
 The PNGs are reduced to a 256-colour palette when Pillow is there, to keep the repository small.
@@ -29,6 +32,7 @@ import httpx
 from playwright.async_api import Browser, Page, async_playwright, expect
 from playwright.async_api import Error as PlaywrightError
 
+from ono99.i18n import LANGUAGES
 from ono99.server import BackgroundServer, ServerConfig
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,14 +59,29 @@ def setup(base: str) -> tuple[str, str, str]:
     return made["code"], made["token"], joined.json()["token"]
 
 
-async def seat_page(browser: Browser, base: str, code: str, token: str, phone: bool) -> Page:
-    """A window on the table for the holder of ``token`` (their personal link)."""
+async def seat_page(
+    browser: Browser,
+    base: str,
+    code: str,
+    token: str,
+    phone: bool,
+    lang: str | None = None,
+    dark: bool = False,
+) -> Page:
+    """A window on the table for the holder of ``token`` (their personal link), in ``lang``
+    when given (as if the reader had picked it)."""
+    scheme = "dark" if dark else "light"
     if phone:
         context = await browser.new_context(
-            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
-        )
+            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
+            color_scheme=scheme,
+        )  # fmt: skip
     else:
-        context = await browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+        context = await browser.new_context(
+            viewport=DESKTOP, device_scale_factor=1, color_scheme=scheme
+        )
+    if lang is not None:
+        await context.add_init_script(f"localStorage.setItem('ono99.lang', '{lang}')")
     page = await context.new_page()
     page.on("pageerror", lambda exc: print(f"script error: {exc}", file=sys.stderr))
     await page.goto(f"{base}/t/{code}#seat={token}")
@@ -141,12 +160,30 @@ async def take(out: Path, lines: int, end: bool, attempts: int = 10) -> list[Pat
                     await host.screenshot(path=shots[0])
                     await phone.screenshot(path=shots[1])
                     await phone.close()
+                    dark = await seat_page(
+                        browser, server.url, code, host_token, phone=True, dark=True
+                    )
+                    await expect(dark.locator(PLAYABLE).first).to_be_visible()
+                    shots.append(out / "table-phone-dark.png")
+                    await dark.screenshot(path=shots[-1])
+                    await dark.close()
+                    for lang in LANGUAGES:  # the same moment, in each language
+                        page = await seat_page(
+                            browser, server.url, code, host_token, phone=True, lang=lang
+                        )
+                        await expect(page.locator("html")).to_have_attribute("lang", lang)
+                        await expect(page.locator(PLAYABLE).first).to_be_visible()
+                        await expect(page.locator("#timer")).to_be_visible()
+                        shots.append(out / "i18n" / f"{lang}-game-phone.png")
+                        shots[-1].parent.mkdir(exist_ok=True)
+                        await page.screenshot(path=shots[-1])
+                        await page.close()
                     await asyncio.gather(play_out(host, rng), friend_plays)
                     if end:
                         await expect(friend.locator(END)).to_be_visible()
                         shots += [out / "end-desktop.png", out / "end-phone.png"]
-                        await host.screenshot(path=shots[2])
-                        await friend.screenshot(path=shots[3], full_page=True)
+                        await host.screenshot(path=shots[-2])
+                        await friend.screenshot(path=shots[-1], full_page=True)
                     await browser.close()
                     for path in shots:
                         shrink(path)

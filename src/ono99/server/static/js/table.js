@@ -3,12 +3,47 @@ import { api, savedToken, saveToken } from "./api.js";
 import { botLabel, cardFace, cardLabel, cardsText } from "./cards.js";
 import { copyText, h, say, toast } from "./dom.js";
 import { errorText } from "./errors.js";
-import { formatNumber, listOf, t, tn } from "./i18n.js";
+import { formatNumber, has, listOf, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
 import { optionApplies } from "./rules.js";
+import { isMuted, setMuted, sound } from "./sound.js";
 
 const TOKEN_FRAGMENT = /(?:^#|&)seat=([A-Za-z0-9_-]{16,64})/;
 const WIDE = window.matchMedia("(min-width: 900px)"); // the game's two columns (style.css)
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+const PACE_MS = 800; // one move on its own, from the card leaving its seat to the next move
+const MIN_PACE_MS = 150; // the quickest a move is shown, when many wait behind it
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
+  el.append(...children);
+  return el;
+}
+
+// The ring around a seat's avatar; its `pathLength` of 100 makes the dash offset a percentage.
+function ringIcon() {
+  return svg("svg", { class: "ring", viewBox: "0 0 44 44", focusable: "false" },
+    svg("circle", { class: "ring-track", cx: 22, cy: 22, r: 20, pathLength: 100 }),
+    svg("circle", { class: "ring-fill", cx: 22, cy: 22, r: 20, pathLength: 100, transform: "rotate(-90 22 22)" }));
+}
+
+// Two arrows chasing each other round the middle of the table: the direction of play.
+function directionIcon() {
+  const arrow = (rotate) =>
+    svg("g", { transform: `rotate(${rotate} 50 50)` },
+      svg("path", { d: "M 50 8 A 42 42 0 0 1 88 32", fill: "none", "stroke-width": 4, "stroke-linecap": "round" }),
+      svg("path", { d: "M 80 28 L 89 34 L 91 23", fill: "none", "stroke-width": 4, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+  return svg("svg", { viewBox: "0 0 100 100", focusable: "false" }, arrow(0), arrow(120), arrow(240));
+}
+
+function speakerIcon() {
+  return svg("svg", { viewBox: "0 0 24 24", width: 22, height: 22, focusable: "false", "aria-hidden": "true" },
+    svg("path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }),
+    svg("path", { class: "sound-on", d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12", fill: "none", stroke: "currentColor", "stroke-width": 2, "stroke-linecap": "round" }),
+    svg("path", { class: "sound-off", d: "M16 9l6 6M22 9l-6 6", fill: "none", stroke: "currentColor", "stroke-width": 2, "stroke-linecap": "round" }));
+}
 
 export async function showTable(root, rawCode) {
   const code = rawCode.toLowerCase().replace(/[\s-]/g, "");
@@ -91,6 +126,17 @@ class TableView {
     this.screen = null;
     this.last = { total: null, toPlay: null, owed: null, phase: null };
     this.pending = null; // an action sent and not yet answered: no second one meanwhile
+    this.queue = []; // updates received and not yet shown (drain)
+    this.epoch = 0; // a fresh state makes the queue's work in progress moot
+    this.draining = false;
+    this.hurrying = false;
+    this.wake = null; // cuts the queue's current pause short (hurry)
+    this.pile = []; // the last cards on the discard pile this round
+    this.lastCards = {}; // seat -> its last card, shown beside it until its next turn
+    this.shownTotal = null;
+    this.refusals = new Map(); // "moves|action" -> the server's refusal, worded
+    this.probe = null; // a greyed card's move sent to learn why it is refused
+    this.probes = 0;
     this.options = null;
     api.options().then((o) => {
       this.options = o;
@@ -98,6 +144,7 @@ class TableView {
     }, () => {});
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
+    WIDE.addEventListener("change", () => this.openDrawer(false));
   }
 
   // ---------------------------------------------------------------- the connection
@@ -145,26 +192,38 @@ class TableView {
         break;
       case "table":
         this.table = m;
-        this.setTurn(m.turn);
+        if (!this.queue.length && !this.draining) this.setTurn(m.turn); // else the queue's own
         this.render();
         break;
       case "state":
         this.pending = null;
+        this.probe = null;
+        this.queue = [];
+        this.epoch++;
         this.game = m.game ? { game: m.game, moves: m.moves, view: m.view, turn: m.turn } : null;
         this.startLog(m.log || [], m.by || []);
+        this.rememberAll(m.log || [], m.view);
         this.setTurn(m.turn);
         this.render(true);
         break;
       case "update":
         if (!this.game || m.game !== this.game.game) return;
-        this.pending = null;
-        this.game.moves = m.moves;
-        this.game.view = m.view;
-        this.addLog(withBy(m.events, [m.by]));
-        this.setTurn(m.turn);
-        this.render();
+        m.arrived = performance.now();
+        this.queue.push(m);
+        // A draw owed under the draw penalty races the next card (X2, docs/protocol.md
+        // "Timing"): the table jumps to the present so that the Draw button is live at once.
+        if (m.view.legal.includes("draw")) this.hurry();
+        this.drain();
         break;
       case "error":
+        if (this.probe && m.id === this.probe.id) {
+          // Why a greyed card cannot be played: the server's reason, shown by the hand.
+          const text = errorText(m, this.table?.rules?.edition);
+          if (m.code !== "stale") this.refusals.set(this.probe.key, text);
+          this.probe = null;
+          this.showRefusal(text);
+          break;
+        }
         if (this.pending) {
           this.pending = null;
           if (this.screen === "game") this.fillGame();
@@ -221,9 +280,9 @@ class TableView {
 
   // ---------------------------------------------------------------- the turn timer
 
-  setTurn(turn) {
+  setTurn(turn, arrived = performance.now()) {
     if (this.game) this.game.turn = turn;
-    this.turnEnds = turn && turn.ms_left !== null && turn.ms_left !== undefined ? performance.now() + turn.ms_left : null;
+    this.turnEnds = turn && turn.ms_left !== null && turn.ms_left !== undefined ? arrived + turn.ms_left : null;
     if (!this.timer) this.timer = setInterval(() => this.tick(), 250);
   }
 
@@ -241,8 +300,9 @@ class TableView {
     const text = box.querySelector(".timer-text");
     const next = tn("timer.left", seconds);
     if (text.textContent !== next) text.textContent = next;
-    box.querySelector(".timer-fill").style.width = `${Math.min(100, (100 * left) / (turn.seconds * 1000))}%`;
     box.classList.toggle("timer-low", left < 5000);
+    const seat = this.seatEls?.[turn.seat];
+    if (seat && seat.classList.contains("seat-turn")) this.setRing(seat, left / (turn.seconds * 1000));
     if (turn.seat === this.me.seat && seconds <= 10 && seconds > 0 && !this.warned) {
       this.warned = true;
       say(tn("timer.warning", seconds), true);
@@ -401,47 +461,114 @@ class TableView {
 
   // ---------------------------------------------------------------- the game
 
+  // A card table: the seats around an oval, the piles and the total in its middle, your hand
+  // below it; the play-by-play beside it on a wide screen, in a drawer on a phone.
   buildGame() {
     this.logShown = 0;
+    const n = this.table.seats.length;
+    const bottom = this.me.seat ?? 0; // your seat sits at the bottom, the others in seat order
+    this.seatEls = this.table.seats.map((s) => this.buildSeat(s.seat, (s.seat - bottom + n) % n, n));
     this.root.append(
-      this.header(t("game.title", { game: formatNumber(this.game.game) })),
+      h("div", { class: "table-head game-head" },
+        h("h1", { class: "page-title" }, t("game.title", { game: formatNumber(this.game.game) })),
+        h("div", { class: "head-tools" },
+          h("button", { type: "button", id: "log-open", class: "small log-open", "aria-controls": "drawer", "aria-expanded": "false", onclick: () => this.openDrawer(true) }, t("game.log")),
+          h("button", { type: "button", id: "mute", class: "small icon", "aria-label": t("sound.mute"), title: t("sound.mute"), "aria-pressed": String(isMuted()), onclick: () => this.toggleMute() }, speakerIcon()),
+          h("span", { id: "conn", class: `conn conn-${this.connection}`, role: "status" }, t(`conn.${this.connection || "connecting"}`)))),
       h("div", { class: "game" },
         h("div", { class: "col-main" },
-          h("section", { class: "status panel", "aria-label": t("game.status") },
-            h("div", { class: "total-box" },
-              h("span", { class: "total-label", id: "total-label" }, t("game.total")),
-              h("span", { class: "total", id: "total", "aria-describedby": "total-label" })),
-            h("div", { class: "status-side" },
-              h("p", { id: "turn", class: "turn" }),
-              h("div", { id: "timer", class: "timer", hidden: true },
-                h("span", { class: "timer-text" }),
-                h("span", { class: "timer-bar", "aria-hidden": "true" }, h("span", { class: "timer-fill" }))),
-              h("p", { id: "direction", class: "direction" }),
-              h("p", { id: "warning", class: "warning", hidden: true }),
-              h("p", { id: "piles", class: "piles" }))),
           h("section", { id: "end", class: "end panel", hidden: true, "aria-labelledby": "end-title" }),
-          h("section", { class: "hand panel", "aria-labelledby": "hand-title" },
-            h("h2", { id: "hand-title" }, t("hand.title")),
-            h("p", { id: "hand-hint", class: "hint hand-hint" }),
+          h("section", { class: "felt-wrap", "aria-label": t("game.status") },
+            h("div", { id: "felt", class: `felt seats-${n}` },
+              h("div", { class: "felt-oval", "aria-hidden": "true" }),
+              h("div", { id: "dir", class: "dir", "aria-hidden": "true" }, directionIcon()),
+              ...this.seatEls,
+              h("div", { class: "center" },
+                h("div", { class: "piles-row", "aria-hidden": "true" },
+                  h("div", { id: "draw-pile", class: "pile pile-draw" }, h("span", { class: "card-back" }), h("span", { class: "pile-count", id: "draw-count" })),
+                  h("div", { id: "discard", class: "pile pile-discard" })),
+                h("div", { class: "total-box" },
+                  h("span", { class: "total", id: "total", "aria-describedby": "total-label" }),
+                  h("span", { class: "total-label", id: "total-label" }, t("game.total")))))),
+          h("div", { class: "status-line" },
+            h("p", { id: "turn", class: "turn" }),
+            h("p", { id: "timer", class: "timer", hidden: true }, h("span", { class: "timer-text" })),
+            h("p", { id: "direction", class: "direction", "aria-hidden": "true" }), // in #piles for screen readers
+            h("p", { id: "piles", class: "sr-only" })),
+          h("p", { id: "warning", class: "warning", hidden: true }),
+          h("section", { class: "hand", "aria-labelledby": "hand-title" },
+            h("div", { class: "hand-head" },
+              h("h2", { id: "hand-title" }, t("hand.title")),
+              h("p", { id: "hand-hint", class: "hint hand-hint" })),
+            h("p", { id: "refusal", class: "refusal", hidden: true }),
             h("div", { id: "hand", class: "hand-cards", role: "group", "aria-labelledby": "hand-title" }),
             h("div", { id: "hand-actions", class: "buttons" }),
             h("p", { class: "hint keys" }, t("hand.keys")))),
-        h("div", { class: "col-side" },
-          h("section", { class: "seats panel", "aria-labelledby": "seats-title" },
-            h("h2", { id: "seats-title" }, t("game.players")),
-            h("ul", { id: "seats", class: "seat-list" })),
-          h("section", { class: "log panel", "aria-labelledby": "log-title" },
-            h("h2", { id: "log-title" }, t("game.log")),
+        h("aside", { id: "drawer", class: "col-side drawer", "aria-labelledby": "log-title" },
+          h("section", { class: "log panel" },
+            h("div", { class: "log-head" },
+              h("h2", { id: "log-title" }, t("game.log")),
+              h("button", { type: "button", class: "small drawer-close", onclick: () => this.openDrawer(false) }, t("drawer.close"))),
             h("ol", { id: "log", class: "log-list", role: "log", "aria-live": "off", tabindex: "0", "aria-labelledby": "log-title" })))),
       this.inviteBox({ folded: true }),
     );
+    this.openDrawer(false);
+  }
+
+  // One seat on the rim of the table: `place` counts from yours (0, at the bottom) onwards in
+  // seat order, clockwise on the screen.
+  buildSeat(seat, place, n) {
+    const angle = Math.PI / 2 + (place * 2 * Math.PI) / n;
+    const cx = Math.cos(angle);
+    const base = `seat${place === 0 && this.me.seat !== null ? " seat-me" : ""}${cx > 0.3 ? " seat-east" : ""}`;
+    const el = h("div", { id: `seat-${seat}`, class: base, role: "group", dataset: { base } },
+      h("div", { class: "seat-top" },
+        h("div", { class: "avatar", "aria-hidden": "true" },
+          ringIcon(),
+          h("span", { class: "initial" }),
+          h("span", { class: "owe-badge", hidden: true })),
+        h("div", { class: "seat-last", "aria-hidden": "true" })),
+      h("div", { class: "seat-body" },
+        h("p", { class: "seat-title" }),
+        h("div", { class: "backs", "aria-hidden": "true" }),
+        h("p", { class: "seat-facts", "aria-hidden": "true" })),
+      h("span", { class: "sr-only seat-said" }));
+    el.style.setProperty("--cx", cx.toFixed(4));
+    el.style.setProperty("--cy", Math.sin(angle).toFixed(4));
+    return el;
+  }
+
+  openDrawer(open) {
+    const drawer = document.getElementById("drawer");
+    const button = document.getElementById("log-open");
+    if (!drawer || !button) return;
+    drawer.classList.toggle("drawer-open", open);
+    button.setAttribute("aria-expanded", String(open));
+    // Closed on a phone, it is out of sight and out of the tab order; on a wide screen it is
+    // always the side panel (style.css), so it is never inert there.
+    drawer.inert = !open && !WIDE.matches;
+    if (open) document.getElementById("log")?.focus();
+    else if (document.activeElement && drawer.contains(document.activeElement)) button.focus();
+    if (open) {
+      const list = document.getElementById("log");
+      list.scrollTop = list.scrollHeight;
+    }
+  }
+
+  toggleMute() {
+    setMuted(!isMuted());
+    const button = document.getElementById("mute");
+    if (button) button.setAttribute("aria-pressed", String(isMuted()));
   }
 
   fillGame() {
     const v = this.game.view;
     const rules = this.table.rules;
     const seats = this.table.seats;
-    document.getElementById("total").textContent = formatNumber(v.total);
+    const totalEl = document.getElementById("total");
+    totalEl.textContent = formatNumber(v.total);
+    this.shownTotal = v.total;
+    this.counting = (this.counting || 0) + 1; // a count-up still running stops here
     const turnEl = document.getElementById("turn");
     turnEl.textContent = v.over ? t("turn.over") : this.turnText(v);
     turnEl.classList.toggle("turn-mine", v.to_play === this.me.seat && !v.over);
@@ -449,7 +576,10 @@ class TableView {
     document.title = v.to_play === this.me.seat && !v.over ? t("app.title.your_turn") : t("app.title");
     const away = !v.over && v.to_play !== null && seats[v.to_play]?.kind === "human" && this.game.turn?.auto;
     if (away) turnEl.textContent += t("turn.auto");
-    document.getElementById("direction").textContent = v.direction === "cw" ? t("direction.cw") : t("direction.ccw");
+    const direction = v.direction === "cw" ? t("direction.cw") : t("direction.ccw");
+    document.getElementById("direction").textContent = direction;
+    // The arrows round the middle turn over on a Reverse (a CSS transition).
+    document.getElementById("dir").classList.toggle("dir-ccw", v.direction === "ccw");
     const warning = document.getElementById("warning");
     const warnings = [];
     const play2 = cardLabel("play2", rules.edition);
@@ -466,12 +596,31 @@ class TableView {
     document.getElementById("piles").replaceChildren(
       tn("piles.draw", v.draw_pile),
       " · ",
-      ...(v.discard_top ? [t("piles.top"), " ", cardFace(v.discard_top, rules.edition, { small: true })] : [t("piles.empty")]),
+      v.discard_top ? `${t("piles.top")} ${cardLabel(v.discard_top, rules.edition)}` : t("piles.empty"),
+      ` · ${direction}`,
     );
+    document.getElementById("draw-count").textContent = formatNumber(v.draw_pile);
+    document.getElementById("draw-pile").classList.toggle("pile-empty", !v.draw_pile);
+    this.fillPile(v, rules);
     this.fillHand(v, rules);
     this.fillSeats(v, seats, rules);
     this.fillLog();
     this.fillEnd(v);
+  }
+
+  // The discard pile: the last few cards played this round, the newest on top.
+  fillPile(v, rules) {
+    let cards = this.pile.slice(-3);
+    if (v.discard_top && cards[cards.length - 1] !== v.discard_top) cards = [...cards.slice(-2), v.discard_top];
+    if (!v.discard_top) cards = [];
+    document.getElementById("discard").replaceChildren(
+      ...cards.map((c, i) => {
+        const face = cardFace(c, rules.edition);
+        face.classList.add("pile-card");
+        face.style.setProperty("--i", String(cards.length - 1 - i));
+        return face;
+      }),
+    );
   }
 
   // Whose turn it is, and how many cards they still owe: two after a Play 2, then one more.
@@ -504,8 +653,8 @@ class TableView {
             class: `hand-card${ok ? " playable" : ""}`,
             "aria-disabled": ok ? null : "true",
             "aria-label": ok ? t("hand.play", { card: label, key: i + 1 }) : t("hand.cannot", { card: label }),
-            dataset: { index: String(i) },
-            onclick: () => (ok ? this.act(action) : say(t("hand.cannot", { card: label }))),
+            dataset: { index: String(i), card: name },
+            onclick: () => (ok ? this.act(action) : this.why(action, label)),
           },
           cardFace(name, rules.edition),
           h("span", { class: "key", "aria-hidden": "true" }, String(i + 1)),
@@ -531,30 +680,86 @@ class TableView {
     }
   }
 
+  // Why a greyed card cannot be played, in words anyone can see: the client does not judge
+  // the rules a second time, it asks the server, which refuses the move with the engine's
+  // reason (docs/protocol.md, `error`), worded here as the terminal words it.
+  why(action, label) {
+    if (!this.game || this.game.view.hand === null) return;
+    const key = `${this.game.moves}|${action}`;
+    const known = this.refusals.get(key);
+    if (known) return this.showRefusal(known);
+    const asking = this.probe && performance.now() - this.probe.sent < 3000; // one at a time
+    if (this.pending || asking || !this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      return this.showRefusal(t("hand.cannot", { card: label }));
+    }
+    this.probe = { id: `why-${++this.probes}`, key, sent: performance.now() };
+    this.send({ type: "act", action, moves: this.game.moves, id: this.probe.id });
+  }
+
+  showRefusal(text) {
+    const box = document.getElementById("refusal");
+    if (!box) return;
+    box.textContent = text;
+    box.hidden = false;
+    say(text);
+    clearTimeout(this.refusalTimer);
+    this.refusalTimer = setTimeout(() => {
+      box.hidden = true;
+    }, 5000);
+  }
+
   fillSeats(v, seats, rules) {
-    document.getElementById("seats").replaceChildren(
-      ...seats.map((s) => {
-        const i = s.seat;
-        const facts = [tn("seat.cards", v.hand_sizes[i]), t(`status.${v.status[i]}`)];
-        if (v.tokens) facts.push(tn("seat.tokens", v.tokens[i]));
-        if (v.scores) facts.push(t("seat.score", { score: formatNumber(v.scores[i]) }));
-        if (v.owes_draw.includes(i)) facts.push(t("seat.owes_draw"));
-        if (i === v.dealer) facts.push(t("seat.dealer"));
-        const turn = i === v.to_play && !v.over;
-        return h(
-          "li",
-          { class: `seat${turn ? " seat-turn" : ""} seat-${v.status[i]}`, "aria-current": turn ? "true" : null },
-          h("p", { class: "seat-title" },
-            turn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null,
-            h("strong", {}, this.seatLine(s)),
-            turn ? h("span", { class: "sr-only" }, t("seat.turn_now")) : null),
-          h("p", { class: "seat-facts" }, facts.join(" · ")),
-          v.laid_down[i].length
-            ? h("p", { class: "laid" }, t("seat.laid_down"), " ", ...v.laid_down[i].map((c) => cardFace(c, rules.edition, { small: true })))
-            : null,
+    const turn = this.game.turn;
+    for (const s of seats) {
+      const i = s.seat;
+      const el = this.seatEls?.[i];
+      if (!el) continue;
+      const now = i === v.to_play && !v.over;
+      el.className = `${el.dataset.base} seat-${v.status[i]}${now ? " seat-turn" : ""}${v.winners.includes(i) ? " seat-winner" : ""}`;
+      el.toggleAttribute("aria-current", now);
+      const name = s.name ?? t("seat.waiting");
+      el.querySelector(".initial").textContent = Array.from(name)[0]?.toUpperCase() || "?";
+      const title = s.seat === this.me.seat ? t("seat.you", { name }) : name;
+      el.querySelector(".seat-title").replaceChildren(h("strong", {}, title));
+      const facts = [];
+      if (v.status[i] !== "in") facts.push(t(`status.${v.status[i]}`));
+      if (v.tokens) facts.push(tn("seat.tokens", v.tokens[i]));
+      if (v.scores) facts.push(t("seat.score", { score: formatNumber(v.scores[i]) }));
+      if (v.owes_draw.includes(i)) facts.push(t("seat.owes_draw"));
+      if (i === v.dealer) facts.push(t("seat.dealer"));
+      el.querySelector(".seat-facts").textContent = facts.join(" · ");
+      const backs = el.querySelector(".backs");
+      const count = v.hand_sizes[i];
+      if (backs.childElementCount !== Math.min(count, 8) + 1) {
+        backs.replaceChildren(
+          ...Array.from({ length: Math.min(count, 8) }, () => h("span", { class: "back" })),
+          h("span", { class: "backs-count" }, formatNumber(count)),
         );
-      }),
-    );
+      } else backs.lastChild.textContent = formatNumber(count);
+      const badge = el.querySelector(".owe-badge");
+      const owes = now && v.owed === 2 ? "×2" : now && v.second_card ? "+1" : "";
+      badge.hidden = !owes;
+      badge.textContent = owes;
+      const last = this.lastCards[i];
+      el.querySelector(".seat-last").replaceChildren(...(last ? [cardFace(last, rules.edition, { small: true })] : []));
+      // What a screen reader reads for the seat: everything the picture shows, in words.
+      const said = [this.seatLine(s), tn("seat.cards", count), t(`status.${v.status[i]}`), ...facts.slice(v.status[i] !== "in" ? 1 : 0)];
+      if (now && v.owed === 2) said.push(t("seat.owes.two"));
+      else if (now && v.second_card) said.push(t("seat.owes.one"));
+      if (last) said.push(t("seat.last", { card: cardLabel(last, rules.edition) }));
+      if (now) said.push(t("seat.turn_now"));
+      el.querySelector(".seat-said").textContent = said.join(" · ");
+      if (!now) this.setRing(el, null);
+      else if (!turn?.seconds) this.setRing(el, 1);
+    }
+  }
+
+  // The ring around the avatar of the seat to play: full, emptying as its turn timer runs.
+  setRing(el, fraction) {
+    const ring = el.querySelector(".ring-fill");
+    if (!ring) return;
+    ring.style.strokeDashoffset = fraction === null ? "100" : String(100 - 100 * Math.max(0, Math.min(1, fraction)));
+    el.classList.toggle("ring-low", fraction !== null && fraction < 0.2 && !!this.game?.turn?.seconds);
   }
 
   fillLog() {
@@ -569,6 +774,19 @@ class TableView {
       list.append(h("li", { class: `tone-${line.tone}` }, line.text));
     }
     if (atBottom || this.logShown < 40) list.scrollTop = list.scrollHeight;
+  }
+
+  // The finishing order, as the terminal game prints it (cli/play_screen.py, outro): the
+  // winners, then the others from the last one out to the first, from the view's `winners`
+  // and `out` (seats out of the game, in the order they left).
+  // A seat neither winner nor out (possible in a points match) comes after them, by more
+  // tokens or fewer points; the terminal lists those matches by seat instead.
+  finishingOrder(v) {
+    const order = [...v.winners, ...[...v.out].reverse().filter((s) => !v.winners.includes(s))];
+    const rest = this.table.seats.map((s) => s.seat).filter((s) => !order.includes(s));
+    const key = (s) => (v.tokens ? -v.tokens[s] : v.scores ? v.scores[s] : 0);
+    rest.sort((a, b) => key(a) - key(b) || a - b);
+    return [...order.slice(0, v.winners.length), ...rest, ...order.slice(v.winners.length)];
   }
 
   fillEnd(v) {
@@ -587,13 +805,18 @@ class TableView {
         ? t("end.wins", { name: this.nameOf(winners[0]) })
         : t("end.share", { names: listOf(winners.map((w) => this.nameOf(w))) });
     const game = this.game.game;
-    const standings = this.table.seats.map((s) => {
+    const seats = this.table.seats;
+    const standings = this.finishingOrder(v).map((seat, i) => {
+      const s = seats[seat];
+      const place = winners.includes(seat) ? 1 : i + 1; // winners share the first place
       const facts = [];
-      if (v.scores) facts.push(t("seat.score", { score: formatNumber(v.scores[s.seat]) }));
-      if (v.tokens) facts.push(tn("seat.tokens", v.tokens[s.seat]));
-      facts.push(winners.includes(s.seat) ? t("end.winner") : t(`status.${v.status[s.seat]}`));
-      const name = s.seat === this.me.seat ? t("seat.you", { name: s.name }) : s.name;
-      return h("li", { class: winners.includes(s.seat) ? "standing-winner" : null }, h("strong", {}, name), ` — ${facts.join(" · ")}`);
+      if (v.scores) facts.push(t("seat.score", { score: formatNumber(v.scores[seat]) }));
+      if (v.tokens) facts.push(tn("seat.tokens", v.tokens[seat]));
+      facts.push(winners.includes(seat) ? t("end.winner") : t(`status.${v.status[seat]}`));
+      const name = seat === this.me.seat ? t("seat.you", { name: s.name }) : s.name;
+      return h("li", { class: `standing${winners.includes(seat) ? " standing-winner" : ""}`, dataset: { seat: String(seat) } },
+        h("span", { class: "place" }, has(`end.place.${place}`) ? t(`end.place.${place}`) : formatNumber(place)),
+        h("span", { class: "standing-who" }, h("strong", {}, name), ` — ${facts.join(" · ")}`));
     });
     end.replaceChildren(
       h("h2", { id: "end-title", tabindex: "-1" }, title),
@@ -607,6 +830,172 @@ class TableView {
       ),
     );
     if (wasHidden) end.querySelector("h2").focus();
+  }
+
+  // ---------------------------------------------------------------- moves, one at a time
+
+  // Updates are shown as a queue, each at a pace one can follow: the card travels from its
+  // seat to the pile while the total counts up, then the table shows the new state. A long
+  // queue (quick bots, a slow tab) goes faster, so the table is never far behind the game;
+  // with reduced motion, or in a hidden tab, each update is shown at once.
+  pace() {
+    if (this.hurrying || REDUCED.matches || document.hidden) return 0;
+    const waiting = this.queue.length; // behind the one about to be shown
+    return waiting === 0 ? PACE_MS : Math.max(MIN_PACE_MS, (2 * PACE_MS) / (waiting + 2));
+  }
+
+  async drain() {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.queue.length) {
+        const m = this.queue.shift();
+        if (!this.game || m.game !== this.game.game) continue;
+        await this.showUpdate(m, this.epoch);
+      }
+    } finally {
+      this.draining = false;
+      this.hurrying = false;
+    }
+  }
+
+  // Show what is queued at once: the move on screen lands now, the rest without motion.
+  hurry() {
+    this.hurrying = true;
+    if (this.wake) this.wake();
+  }
+
+  // A pause of the queue that hurry() cuts short.
+  pause(ms) {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  async showUpdate(m, epoch) {
+    const ms = this.pace();
+    const cards = m.events.filter((ev) => ev.kind === "play" || ev.kind === "discard");
+    if (ms > 0 && cards.length && this.screen === "game") {
+      const step = (ms * 0.75) / cards.length;
+      for (const ev of cards) {
+        this.flyCard(ev, step);
+        this.countTo(ev.total, step);
+        sound("card");
+        await this.pause(step);
+        if (epoch !== this.epoch) return;
+        if (this.hurrying) break;
+      }
+    } else if (cards.length) sound("card");
+    if (epoch !== this.epoch || !this.game || m.game !== this.game.game) return;
+    this.apply(m);
+    if (ms > 0 && !this.hurrying) await this.pause(ms * 0.25);
+  }
+
+  apply(m) {
+    const before = this.game.view;
+    this.pending = null;
+    this.game.moves = m.moves;
+    this.game.view = m.view;
+    this.remember(m.events, m.view, m.seat);
+    this.addLog(withBy(m.events, [m.by]));
+    this.setTurn(m.turn, m.arrived);
+    this.render();
+    // For benchmarks and tests: this update is now on screen (its card has landed).
+    document.dispatchEvent(new CustomEvent("ono99:shown", { detail: { moves: m.moves, arrived: m.arrived } }));
+    const kinds = new Set(m.events.map((ev) => ev.kind));
+    if (kinds.has("over")) sound("win");
+    else if (kinds.has("eliminated") || kinds.has("out_of_round") || kinds.has("left")) sound("out");
+    else if (m.view.to_play === this.me.seat && (before.to_play !== this.me.seat || m.seat !== this.me.seat)) sound("turn");
+  }
+
+  // The table's memory of the round, from the public events: the last few cards on the
+  // discard pile, and each seat's last card, which stays beside it until its next turn.
+  remember(events, v, actor) {
+    for (const ev of events) {
+      if (ev.kind === "deal") {
+        this.pile = [];
+        this.lastCards = {};
+      } else if (ev.kind === "play" || ev.kind === "discard") {
+        this.pile.push(ev.card);
+        if (this.pile.length > 6) this.pile.shift();
+        this.lastCards[ev.seat] = ev.card;
+      } else if (ev.kind === "reshuffle") {
+        this.pile = this.pile.slice(-1);
+      }
+    }
+    if (v && !v.over && v.to_play !== null && v.to_play !== actor) delete this.lastCards[v.to_play];
+  }
+
+  // The whole story so far (on connecting): who acted last decides whose card stays.
+  rememberAll(log, v) {
+    this.pile = [];
+    this.lastCards = {};
+    let actor = null;
+    for (const ev of log) {
+      if (["play", "discard", "draw"].includes(ev.kind)) actor = ev.seat;
+      this.remember([ev], null, null);
+    }
+    if (v && !v.over && v.to_play !== null && v.to_play !== actor) delete this.lastCards[v.to_play];
+  }
+
+  // A copy of the card flies from the seat (or from your hand) to the discard pile.
+  flyCard(ev, ms) {
+    const target = document.getElementById("discard");
+    let source = document.querySelector(`#seat-${ev.seat} .avatar`);
+    if (ev.seat === this.me.seat) {
+      const mine = document.querySelector(`#hand .hand-card[data-card="${CSS.escape(ev.card)}"]`);
+      if (mine) {
+        source = mine;
+        mine.classList.add("leaving");
+      }
+    }
+    if (!target || !source) return;
+    const from = source.getBoundingClientRect();
+    const to = target.getBoundingClientRect();
+    const face = cardFace(ev.card, this.table.rules.edition);
+    face.classList.add("flying");
+    face.setAttribute("aria-hidden", "true");
+    Object.assign(face.style, { left: `${to.left}px`, top: `${to.top}px`, width: `${to.width}px`, height: `${to.height}px` });
+    document.body.append(face);
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    const flight = face.animate(
+      [
+        { transform: `translate(${dx}px, ${dy}px) scale(.55) rotate(-12deg)`, opacity: 0.7 },
+        { transform: "translate(0, 0) scale(1) rotate(0)", opacity: 1 },
+      ],
+      { duration: ms, easing: "cubic-bezier(.25,.8,.35,1)", fill: "forwards" },
+    );
+    const done = () => face.remove();
+    flight.onfinish = () => setTimeout(done, 60);
+    setTimeout(done, ms + 400);
+  }
+
+  // The total counts up (or down) to its new value.
+  countTo(total, ms) {
+    const el = document.getElementById("total");
+    if (!el) return;
+    const from = this.shownTotal ?? total;
+    const run = (this.counting = (this.counting || 0) + 1);
+    const start = performance.now();
+    const step = (now) => {
+      if (run !== this.counting) return;
+      const f = Math.min(1, (now - start) / ms);
+      const eased = 1 - (1 - f) ** 3;
+      el.textContent = formatNumber(Math.round(from + (total - from) * eased));
+      if (f < 1) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+    this.shownTotal = total;
+    el.classList.remove("total-bump");
+    void el.offsetWidth; // restart the bump
+    el.classList.add("total-bump");
   }
 
   // ---------------------------------------------------------------- screen readers
@@ -644,6 +1033,10 @@ class TableView {
 
   onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Escape" && document.getElementById("drawer")?.classList.contains("drawer-open")) {
+      this.openDrawer(false);
+      return;
+    }
     const target = e.target;
     if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
     const v = this.game?.view;
@@ -659,7 +1052,7 @@ class TableView {
       const card = v.hand[Number(key) - 1];
       if (card === undefined) return;
       if (v.legal.includes(`play ${card}`)) this.act(`play ${card}`);
-      else say(t("hand.cannot", { card: cardLabel(card, this.table.rules.edition) }));
+      else this.why(`play ${card}`, cardLabel(card, this.table.rules.edition));
       e.preventDefault();
     } else if (key === "t") {
       say(`${t("say.total", { total: formatNumber(v.total) })} ${document.getElementById("turn")?.textContent || ""}`);

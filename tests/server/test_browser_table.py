@@ -1,0 +1,417 @@
+"""The browser game as a card table, in headless Chromium (as ``test_browser_e2e.py``).
+
+The seats around an oval, the piles and the total in the middle and the hand below all fit on
+the first screen of a laptop and of a phone; bot moves are shown one after the other, each
+card flying from its seat to the pile, and the table catches up with the game; with reduced
+motion nothing flies and the game is played to its end; the mute button is remembered; a
+greyed card says why, in words anyone can see (the server's refusal); the end screen ranks
+everyone in the terminal's finishing order, in two languages.
+
+Games that must reach a given moment are stored first (as ``owing_two`` in the e2e tests does)
+and come back from storage when the server starts, as after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.async_api import Page, async_playwright, expect
+
+from ono99.engine import (
+    PLAY,
+    Action,
+    IllegalActionError,
+    State,
+    apply,
+    legal_actions,
+    load_record,
+    make_rules,
+    new_game,
+    replay,
+)
+from ono99.i18n import refusal_text, translator
+from ono99.i18n.export import browser_catalog
+from ono99.server import BackgroundServer
+from ono99.storage import SqliteStore
+from test_browser_e2e import (
+    END,
+    GAME_SECONDS,
+    PLAYABLE,
+    Player,
+    artifacts,
+    download_record,
+    fast_server,
+    fits_width,
+    in_viewport,
+    launch,
+    new_context,
+    run,
+    serve,
+    watch_errors,
+)
+
+__all__ = ["artifacts", "fast_server"]  # fixtures, used by name
+
+# Keeps, in window.seen, when each play-by-play line and each flying card appeared, and
+# when each update arrived and was shown (table.js's ono99:shown event).
+WATCH = """
+window.seen = { lines: [], flights: 0, shown: [] };
+document.addEventListener("ono99:shown", (e) => {
+  window.seen.shown.push([e.detail.arrived, performance.now()]);
+});
+document.addEventListener("DOMContentLoaded", () => {
+  new MutationObserver((records) => {
+    for (const r of records) for (const node of r.addedNodes) {
+      if (node.nodeType !== 1) continue;
+      if (node.tagName === "LI" && node.parentElement && node.parentElement.id === "log") {
+        window.seen.lines.push([performance.now(), node.textContent]);
+      }
+      if (node.classList.contains("flying")) window.seen.flights += 1;
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+});
+"""
+
+
+def stored_game(
+    tmp_path: Path, players: int, wanted: Callable[[State, list[Any]], Action | None]
+) -> tuple[str, str, State, Action]:
+    """A table of Ana and random bots (no turn timer) whose game is stored up to the first
+    moment of a random game where ``wanted(state, actions)`` names an action of Ana's: the
+    table's code, Ana's token, that state and that action. Start the server afterwards."""
+    with serve(tmp_path, bot_delay=0.05) as server:
+        made = httpx.post(
+            f"{server.url}/api/tables",
+            json={"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (players - 1),
+                  "name": "Ana", "turn_seconds": 0},
+        )  # fmt: skip
+        assert made.status_code == 201, made.text
+        code, token = made.json()["code"], made.json()["token"]
+    rules = make_rules("2022", players=players)
+    for seed in range(3000):
+        rng = random.Random(seed)
+        state = new_game(rules, seed)
+        actions: list[Any] = []
+        while not state.over:
+            mover = state.to_play
+            assert mover is not None
+            if mover == 0 and (action := wanted(state, actions)) is not None:
+                store = SqliteStore(tmp_path / "ono99.db")
+                with store.transaction():
+                    store.start_game(code, 1, seed, state.dealer)
+                    for i, (seat, act) in enumerate(actions):
+                        store.add_action(code, 1, i, seat, str(act), "seat" if seat == 0 else "bot")
+                store.close()
+                return code, token, state, action
+            act = rng.choice(legal_actions(state, mover))
+            actions.append((mover, act))
+            state = apply(state, mover, act)
+    raise AssertionError("no game reached the wanted moment")
+
+
+async def table_on_screen(page: Page, seats: int) -> None:
+    """Every seat, the total, the last card and the hand are on the first screen."""
+    assert await page.evaluate("window.scrollY") == 0
+    await expect(page.locator("#felt .seat")).to_have_count(seats)
+    for i in range(seats):
+        await in_viewport(page, f"#seat-{i}")
+    for selector in ("#total", "#discard .pile-card", "#draw-pile", "#hand", "#turn"):
+        await in_viewport(page, selector)
+    for card in await page.locator("#hand .hand-card").all():
+        box = await card.bounding_box()
+        size = page.viewport_size
+        assert box and size and box["y"] + box["height"] <= size["height"], box
+    await fits_width(page)
+
+
+def owes_two_with_history(state: State, actions: list[Any]) -> Action | None:
+    """Ana owes two cards (a Play 2 came her way), each other seat has played this round."""
+    if state.owed != 2 or len(actions) < 8:
+        return None
+    return legal_actions(state, 0)[0]
+
+
+def test_the_table_fits_a_laptop_and_a_phone(tmp_path: Path, artifacts: Path) -> None:
+    """Four seats round the table, from Ana's seat at the bottom; a Play 2 has reached her:
+    her seat carries the ×2 badge and the turn; each other seat shows its card backs and the
+    last card it played; on 1280×800 and on 390×844 nothing needs scrolling."""
+    code, token, state, _ = stored_game(tmp_path, 4, owes_two_with_history)
+
+    async def main(base: str) -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            for phone in (False, True):
+                page = await (await new_context(browser, phone=phone)).new_page()
+                watch_errors(page, "phone" if phone else "desktop", errors)
+                await page.goto(f"{base}/t/{code}#seat={token}")
+                await expect(page.locator(PLAYABLE).first).to_be_visible()
+                await expect(page.locator("#total")).to_have_text(str(state.total))
+                await table_on_screen(page, 4)
+                await expect(page.locator("#seat-0")).to_have_class(re.compile(r"\bseat-turn\b"))
+                await expect(page.locator("#seat-0 .owe-badge")).to_have_text("×2")
+                await expect(page.locator("#seat-0 .seat-said")).to_contain_text("owes 2 cards")
+                for seat in (1, 2, 3):
+                    backs = page.locator(f"#seat-{seat} .backs .back")
+                    await expect(backs).to_have_count(len(state.hands[seat]))
+                await expect(page.locator(".seat-last .card")).not_to_have_count(0)
+                # Seat order runs clockwise on screen from Ana at the bottom: 1 left, 2 top.
+                boxes = [await page.locator(f"#seat-{i}").bounding_box() for i in range(4)]
+                assert all(boxes)
+                assert boxes[0]["y"] > boxes[1]["y"] > boxes[2]["y"]  # type: ignore[index]
+                assert boxes[1]["x"] < boxes[2]["x"] < boxes[3]["x"]  # type: ignore[index]
+                # The play-by-play: beside the table on a laptop, a drawer on a phone.
+                log = page.locator("#log")
+                if phone:
+                    await expect(log).not_to_be_in_viewport()
+                    await page.locator("#log-open").click()
+                    await expect(log).to_be_in_viewport(ratio=1)  # slid all the way in
+                    await page.screenshot(path=artifacts / "table-drawer-phone.png")
+                    await page.locator(".drawer-close").click()
+                    await expect(log).not_to_be_in_viewport()
+                else:
+                    await expect(page.locator("#log-open")).to_be_hidden()
+                    await expect(log).to_be_in_viewport()
+                name = "table-phone.png" if phone else "table-desktop.png"
+                await page.screenshot(path=artifacts / name)
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    with serve(tmp_path, bot_delay=0.05) as server:
+        run(main(server.url))
+
+
+def test_bot_moves_are_shown_one_at_a_time_and_catch_up(
+    fast_server: BackgroundServer, artifacts: Path
+) -> None:
+    """Ana and five quick bots (a move every 50 ms): after each of her cards, the bots' moves
+    reach the page almost together, and the page shows them one after the other, a card flying
+    to the pile each time, quicker when many wait, never far behind, and ends on the game's own
+    total."""
+    base = fast_server.url
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 5
+    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
+    assert made.status_code == 201, made.text
+    code, token = made.json()["code"], made.json()["token"]
+
+    async def main() -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            context = await new_context(browser)
+            await context.add_init_script(WATCH)
+            page = await context.new_page()
+            watch_errors(page, "host", errors)
+            await page.goto(f"{base}/t/{code}#seat={token}")
+            await page.get_by_role("button", name="Start the game").click()
+            player = Player(page, "host", 8)
+            ready = page.locator(f"{PLAYABLE}, {END}").first
+            while len(await page.evaluate("window.seen.shown")) < 12:
+                await ready.wait_for(timeout=20_000)
+                if await page.locator(END).is_visible():
+                    break
+                await player.click_first(page.locator(PLAYABLE).first)
+            await ready.wait_for(timeout=20_000)  # the queue has caught up
+            shown = await page.evaluate("window.seen.shown")  # [arrived, shown] per update
+            pairs = list(itertools.pairwise(shown))
+            # Updates that arrived together were shown apart, each with its moment on screen.
+            bunched = [(a, b) for a, b in pairs if b[0] - a[0] < 100]
+            assert len(bunched) >= 2, shown
+            assert all(b[1] - a[1] >= 100 for a, b in pairs), shown
+            # None waited long: the queue speeds up rather than fall behind.
+            assert max(at - arrived for arrived, at in shown) < 8000, shown
+            assert await page.evaluate("window.seen.flights") >= len(shown) - 2
+            # The table shows the game's own total once it has caught up.
+            lines = [text for _, text in await page.evaluate("window.seen.lines") if "→" in text]
+            total = re.findall(r"→ (-?\d+)", lines[-1])[-1]
+            await expect(page.locator("#total")).to_have_text(total)
+            await page.screenshot(path=artifacts / "queue-desktop.png")
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    run(main())
+
+
+def test_reduced_motion_plays_a_whole_game(fast_server: BackgroundServer) -> None:
+    """With prefers-reduced-motion, no card flies and nothing waits: a whole game, to its end."""
+    base = fast_server.url
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2
+    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
+    assert made.status_code == 201, made.text
+    code, token = made.json()["code"], made.json()["token"]
+
+    async def main() -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            context = await browser.new_context(
+                viewport={"width": 390, "height": 844}, reduced_motion="reduce", has_touch=True
+            )
+            await context.add_init_script(WATCH)
+            page = await context.new_page()
+            watch_errors(page, "host", errors)
+            await page.goto(f"{base}/t/{code}#seat={token}")
+            await page.get_by_role("button", name="Start the game").click()
+            player = Player(page, "host", 5)
+            await asyncio.wait_for(player.play_until_over(), GAME_SECONDS)
+            await expect(page.locator(END)).to_be_visible()
+            assert player.cards > 0
+            assert await page.evaluate("window.seen.flights") == 0
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    run(main())
+
+
+def test_mute_is_remembered_and_sounds_follow_it(fast_server: BackgroundServer) -> None:
+    """Sounds start after the first click; the mute button stops them, and a reload keeps it."""
+    base = fast_server.url
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2
+    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
+    code, token = made.json()["code"], made.json()["token"]
+    played = "async () => (await import('/static/js/sound.js')).played.slice()"
+
+    async def main() -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await (await new_context(browser)).new_page()
+            watch_errors(page, "host", errors)
+            await page.goto(f"{base}/t/{code}#seat={token}")
+            await page.get_by_role("button", name="Start the game").click()
+            mute = page.locator("#mute")
+            await expect(mute).to_have_attribute("aria-pressed", "false")
+            await expect(mute).to_have_accessible_name("Mute sounds")
+            await page.locator(PLAYABLE).first.click()  # the first click lets sounds play
+            await page.wait_for_function(
+                "async () => (await import('/static/js/sound.js')).played.includes('card')"
+            )
+            await mute.click()
+            await expect(mute).to_have_attribute("aria-pressed", "true")
+            heard = len(await page.evaluate(played))
+            ready = page.locator(f"{PLAYABLE}, {END}").first
+            await ready.wait_for(timeout=20_000)
+            lines = await page.locator("#log li").count()
+            if await Player(page, "host", 1).click_first(page.locator(PLAYABLE).first):
+                await expect(page.locator("#log li")).not_to_have_count(lines)  # moves shown
+                await ready.wait_for(timeout=20_000)
+            assert len(await page.evaluate(played)) == heard  # muted: nothing more
+            await page.reload()
+            await expect(page.locator("#mute")).to_have_attribute("aria-pressed", "true")
+            await page.locator("#mute").click()
+            await page.reload()
+            await expect(page.locator("#mute")).to_have_attribute("aria-pressed", "false")
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    run(main())
+
+
+def too_high_card(state: State, actions: list[Any]) -> Action | None:
+    """A card of Ana's that the rules refuse because it would pass the limit."""
+    legal = legal_actions(state, 0)
+    if not legal:
+        return None
+    for card in state.hands[0]:
+        try:
+            apply(state, 0, PLAY[card])
+        except IllegalActionError as err:
+            if err.code == "too_high":
+                return PLAY[card]
+    return None
+
+
+def test_a_greyed_card_says_why(tmp_path: Path, artifacts: Path) -> None:
+    """Tapping a card that cannot be played shows the server's reason by the hand, as the
+    terminal words it ("You can't play 9: that makes 101, above 98"), and changes nothing."""
+    code, token, state, action = stored_game(tmp_path, 3, too_high_card)
+    try:
+        apply(state, 0, action)
+    except IllegalActionError as err:
+        expected = refusal_text(err, "2022", translator("en"))
+    index = state.hands[0].index(action.card)
+
+    async def main(base: str) -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await (await new_context(browser, phone=True)).new_page()
+            watch_errors(page, "ana", errors)
+            await page.goto(f"{base}/t/{code}#seat={token}")
+            card = page.locator(f'#hand .hand-card[data-index="{index}"]')
+            await expect(card).to_have_attribute("aria-disabled", "true")
+            lines = await page.locator("#log li").count()
+            await card.click(force=True)  # aria-disabled: Playwright would wait for it
+            refusal = page.locator("#refusal")
+            await expect(refusal).to_have_text(expected)
+            await in_viewport(page, "#refusal")
+            await fits_width(page)
+            await page.screenshot(path=artifacts / "refusal-phone.png")
+            await page.wait_for_function(
+                "(text) => window.said.some((s) => s.includes(text))", arg=expected
+            )
+            # By key too, and the answer is remembered: nothing is sent twice.
+            await page.keyboard.press(str(index + 1))
+            await expect(refusal).to_have_text(expected)
+            await expect(page.locator("#log li")).to_have_count(lines)  # nothing was played
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    with serve(tmp_path, bot_delay=0.05) as server:
+        run(main(server.url))
+
+
+def test_the_end_screen_ranks_everyone_in_two_languages(
+    fast_server: BackgroundServer, artifacts: Path
+) -> None:
+    """A whole game of Ana and three bots; the end screen lists every seat in the terminal's
+    finishing order (the winners, then the last out to the first out), each with its place:
+    "1st", "2nd"… in English, and after a switch to Armenian, "1-ին", "2-րդ"…"""
+    base = fast_server.url
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
+    code, token = made.json()["code"], made.json()["token"]
+
+    async def main() -> None:
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            context = await browser.new_context(
+                viewport={"width": 390, "height": 844}, reduced_motion="reduce", has_touch=True
+            )
+            page = await context.new_page()
+            watch_errors(page, "host", errors)
+            await page.goto(f"{base}/t/{code}#seat={token}")
+            await page.get_by_role("button", name="Start the game").click()
+            await asyncio.wait_for(Player(page, "host", 11).play_until_over(), GAME_SECONDS)
+            record = await download_record(page)
+            final = replay(load_record(record))
+            names = record["meta"]["names"]
+            order = list(final.winners) + [s for s in reversed(final.out) if s not in final.winners]
+            assert sorted(order) == [0, 1, 2, 3]
+            for lang in ("en", "hy"):
+                if lang != "en":
+                    await page.evaluate(f"localStorage.setItem('ono99.lang', '{lang}')")
+                    await page.reload()
+                words = browser_catalog(lang)
+                rows = page.locator(".standings li")
+                await expect(rows).to_have_count(4)
+                for i, seat in enumerate(order):
+                    place = 1 if seat in final.winners else i + 1
+                    row = rows.nth(i)
+                    await expect(row.locator(".place")).to_have_text(words[f"end.place.{place}"])
+                    await expect(row).to_have_attribute("data-seat", str(seat))
+                    await expect(row).to_contain_text(names[seat])
+                await fits_width(page)
+                await page.screenshot(path=artifacts / f"end-ranked-{lang}.png", full_page=True)
+            await browser.close()
+        assert not errors, "\n".join(errors)
+
+    run(main())
