@@ -56,8 +56,10 @@ from test_browser_e2e import (
     serve,
     watch_errors,
 )
+from tiers import slow
 
 __all__ = ["artifacts", "fast_server"]  # fixtures, used by name
+pytestmark = slow  # seconds each in Chromium: the quick tier keeps one browser game (e2e)
 
 # Keeps, in window.seen, when each play-by-play line and each flying card appeared, and
 # when each update arrived and was shown (table.js's ono99:shown event).
