@@ -417,3 +417,68 @@ def test_the_end_screen_ranks_everyone_in_two_languages(
         assert not errors, "\n".join(errors)
 
     run(main())
+
+
+def test_a_guest_asks_for_a_hint_and_leaves_and_the_host_frees_a_seat(
+    fast_server: BackgroundServer,
+) -> None:
+    """Point 6 and 5 in the browser: the Hint button shows each playable move's chance of
+    winning (the terminal's `hint`); Leave seat turns a guest into a spectator, in Spanish on
+    a phone; the host's Seats panel frees a person's seat mid-game."""
+
+    async def main() -> None:
+        url = fast_server.url
+        host = httpx.post(
+            f"{url}/api/tables",
+            json={"seats": [{"kind": "human"}] * 3 + [{"kind": "bot", "bot": "greedy"}],
+                  "name": "Ana", "turn_seconds": 0},
+        ).json()  # fmt: skip
+        code = host["code"]
+        guests = [
+            httpx.post(f"{url}/api/tables/{code}/join", json={"name": n}).json()
+            for n in ("Ben", "Chloé")
+        ]
+        errors: list[str] = []
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            ana_ctx = await new_context(browser)
+            ben_ctx = await new_context(browser, phone=True)
+            ana, ben = await ana_ctx.new_page(), await ben_ctx.new_page()
+            watch_errors(ana, "Ana", errors)
+            watch_errors(ben, "Ben", errors)
+            await ben.add_init_script("localStorage.setItem('ono99.lang', 'es')")
+            await ana.goto(f"{url}/t/{code}#seat={host['token']}")
+            await ben.goto(f"{url}/t/{code}#seat={guests[0]['token']}")
+            await ana.get_by_role("button", name="Start the game").click()
+            # Whoever is to play first among the people asks for a hint.
+            asked = None
+            for _ in range(200):
+                for page in (ana, ben):
+                    button = page.locator("#hint:not([disabled])")
+                    if await button.count():
+                        await button.click()
+                        asked = page
+                        break
+                if asked:
+                    break
+                await ana.wait_for_timeout(100)
+            assert asked is not None, "no person had a decision with a Hint button"
+            tags = asked.locator("#hand .chance")
+            await expect(tags.first).to_be_visible(timeout=20_000)
+            texts = await tags.all_inner_texts()
+            assert texts and all(t.strip().endswith("%") for t in texts), texts
+            await expect(asked.locator("#hand .chance-best")).to_have_count(1)
+            # Ben leaves (he confirms), and watches: no hand, no Leave button.
+            ben.on("dialog", lambda d: asyncio.ensure_future(d.accept()))
+            await ben.locator("#leave").click()
+            await expect(ben.locator("#leave")).to_have_count(0, timeout=10_000)
+            await expect(ben.locator("#hand .hand-card")).to_have_count(0)
+            # The host frees Chloé's seat from the Seats panel: a stand-in plays it.
+            panel = ana.locator(".host-seats")
+            await panel.locator("summary").click()
+            await panel.get_by_role("button", name="Free this seat").first.click()
+            await expect(ana.locator(".host-seats")).to_have_count(0, timeout=10_000)
+            assert not errors, errors
+            await browser.close()
+
+    run(main())

@@ -99,6 +99,8 @@ function createForm(opts) {
       h("option", { value: s, selected: s === opts.turn.default }, s ? tn("create.timer.seconds", s) : t("create.timer.off")),
     ),
   );
+  // The expert's hint (the Hint button at the table): on unless the host switches it off.
+  const hints = h("input", { type: "checkbox", id: "create-hints", checked: true, "aria-describedby": "create-hints-hint" });
   const optionControls = {};
   const optionsBox = h("div", { class: "options-grid" });
   for (const spec of opts.options) {
@@ -173,7 +175,7 @@ function createForm(opts) {
         const seats = seatChoices.slice(0, state.players).map((s) =>
           s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value.slice(4) },
         );
-        const body = { rules, seats, turn_seconds: Number(timer.value) };
+        const body = { rules, seats, turn_seconds: Number(timer.value), hints: hints.checked };
         if (name.value.trim()) body.name = name.value;
         submit.disabled = true;
         try {
@@ -193,7 +195,11 @@ function createForm(opts) {
       h("div", {},
         field("create-name", t("create.name"), name, t("create.name.hint")),
         field("create-players", t("create.players"), players),
-        field("create-timer", t("create.timer"), timer, t("create.timer.hint", { bot: botLabel(opts.stand_in) }))),
+        field("create-timer", t("create.timer"), timer, t("create.timer.hint", { bot: botLabel(opts.stand_in) })),
+        h("div", { class: "field field-check" },
+          hints,
+          h("label", { for: "create-hints" }, t("create.hints")),
+          h("p", { class: "hint", id: "create-hints-hint" }, t("create.hints.hint")))),
       h("div", {},
         edition,
         h("fieldset", { class: "field" }, h("legend", {}, t("create.seats")), h("p", { class: "hint" }, t("create.seats.hint")), seatsBox))),

@@ -65,3 +65,7 @@ export function formatNumber(n) {
 export function listOf(items) {
   return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
 }
+
+export function formatPercent(p) {
+  return new Intl.NumberFormat(`${lang}-u-nu-latn`, { style: "percent", maximumFractionDigits: 0 }).format(p);
+}

@@ -3,7 +3,7 @@ import { api, savedToken, saveToken } from "./api.js";
 import { botLabel, cardFace, cardLabel, cardsText } from "./cards.js";
 import { copyText, h, say, toast } from "./dom.js";
 import { errorText } from "./errors.js";
-import { formatNumber, has, listOf, t, tn } from "./i18n.js";
+import { formatNumber, formatPercent, has, listOf, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
 import { optionApplies } from "./rules.js";
 import { isMuted, setMuted, sound } from "./sound.js";
@@ -163,10 +163,13 @@ class TableView {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       if (e.code === 4401) {
-        // The link no longer holds a seat: forget it and watch instead.
+        // The link no longer holds a seat (given up here, or opened by the host): forget it
+        // and watch instead.
         saveToken(this.code, null);
         this.token = null;
-        toast(t("error.bad_token"), "bad");
+        toast(this.leaving ? t("seat.left") : t("error.bad_token"), this.leaving ? "good" : "bad");
+        this.leaving = false;
+        this.retry = 0;
       }
       if (e.code === 4404) {
         this.root.replaceChildren(h("p", { role: "alert" }, t("error.not_found")));
@@ -215,7 +218,21 @@ class TableView {
         if (m.view.legal.includes("draw")) this.hurry();
         this.drain();
         break;
+      case "hint":
+        if (this.game && m.game === this.game.game && m.moves === this.game.moves) {
+          this.hint = m;
+          if (this.screen === "game") this.fillGame();
+          const choice = m.actions.find((a) => a.action === m.choice);
+          if (choice) say(t("hint.said", { move: this.actionLabel(choice.action), chance: formatPercent(choice.chance) }), true);
+        }
+        break;
       case "error":
+        if (m.id === "hint") {
+          this.hint = null;
+          toast(errorText(m, this.table?.rules?.edition), "bad");
+          if (this.screen === "game") this.fillGame();
+          break;
+        }
         if (this.probe && m.id === this.probe.id) {
           // Why a greyed card cannot be played: the server's reason, shown by the hand.
           const text = errorText(m, this.table?.rules?.edition);
@@ -407,6 +424,9 @@ class TableView {
         if (this.me.host && s.kind === "bot") {
           controls.push(h("button", { type: "button", class: "small", onclick: () => this.send({ type: "seat", seat: s.seat, kind: "human" }) }, t("lobby.make_open")));
         }
+        if (this.me.host && s.kind === "human" && !s.open && s.seat !== this.me.seat) {
+          controls.push(h("button", { type: "button", class: "small", onclick: () => this.send({ type: "seat", seat: s.seat, kind: "open" }) }, t("host.open_seat")));
+        }
         return h("li", { class: "lobby-seat" },
           h("span", { class: "seat-no" }, t("seat.numbered", { n: s.seat + 1 })),
           h("span", { class: "seat-name" }, this.seatLine(s)),
@@ -425,6 +445,31 @@ class TableView {
     } else {
       actions.replaceChildren(h("p", { class: "hint" }, this.me.seat === null ? t("lobby.watching") : t("lobby.wait_host")));
     }
+  }
+
+  // A person may give up their seat and watch; the seat opens for anyone with the link.
+  leaveButton() {
+    if (this.me.seat === null) return null;
+    return h("button", { type: "button", id: "leave", class: "small", onclick: () => {
+      if (!confirm(t("seat.leave.confirm"))) return;
+      this.leaving = true;
+      this.send({ type: "leave" });
+    } }, t("seat.leave"));
+  }
+
+  // The host's seats, during and between games: open a person's seat (a stand-in plays it
+  // until someone joins with the table's link).
+  fillHostSeats() {
+    const box = document.getElementById("host-seats");
+    const people = this.me.host ? this.table.seats.filter((s) => s.kind === "human" && !s.open && s.seat !== this.me.seat) : [];
+    if (!people.length) return box.replaceChildren();
+    const open = box.querySelector("details")?.open ?? false;
+    box.replaceChildren(h("details", { class: "panel host-seats", open },
+      h("summary", {}, h("h2", {}, t("host.seats"))),
+      h("ul", { class: "lobby-seats" }, ...people.map((s) =>
+        h("li", { class: "lobby-seat" },
+          h("span", { class: "seat-name" }, this.seatLine(s)),
+          h("button", { type: "button", class: "small", onclick: () => this.send({ type: "seat", seat: s.seat, kind: "open" }) }, t("host.open_seat")))))));
   }
 
   bots() {
@@ -474,6 +519,7 @@ class TableView {
         h("div", { class: "head-tools" },
           h("button", { type: "button", id: "log-open", class: "small log-open", "aria-controls": "drawer", "aria-expanded": "false", onclick: () => this.openDrawer(true) }, t("game.log")),
           h("button", { type: "button", id: "mute", class: "small icon", "aria-label": t("sound.mute"), title: t("sound.mute"), "aria-pressed": String(isMuted()), onclick: () => this.toggleMute() }, speakerIcon()),
+          this.leaveButton(),
           h("span", { id: "conn", class: `conn conn-${this.connection}`, role: "status" }, t(`conn.${this.connection || "connecting"}`)))),
       h("div", { class: "game" },
         h("div", { class: "col-main" },
@@ -510,6 +556,7 @@ class TableView {
               h("h2", { id: "log-title" }, t("game.log")),
               h("button", { type: "button", class: "small drawer-close", onclick: () => this.openDrawer(false) }, t("drawer.close"))),
             h("ol", { id: "log", class: "log-list", role: "log", "aria-live": "off", tabindex: "0", "aria-labelledby": "log-title" })))),
+      h("div", { id: "host-seats" }),
       this.inviteBox({ folded: true }),
     );
     this.openDrawer(false);
@@ -606,6 +653,7 @@ class TableView {
     this.fillSeats(v, seats, rules);
     this.fillLog();
     this.fillEnd(v);
+    this.fillHostSeats();
   }
 
   // The discard pile: the last few cards played this round, the newest on top.
@@ -641,6 +689,12 @@ class TableView {
       return;
     }
     const legal = new Set(this.pending ? [] : v.legal);
+    const hint = this.hint && this.hint.moves === this.game.moves && this.hint.game === this.game.game ? this.hint : null;
+    const chances = new Map((hint?.actions || []).map((a) => [a.action, a.chance]));
+    const chanceTag = (action) =>
+      chances.has(action)
+        ? h("span", { class: `chance${hint.choice === action ? " chance-best" : ""}`, title: t("hint.chance") }, formatPercent(chances.get(action)))
+        : null;
     box.replaceChildren(
       ...v.hand.map((name, i) => {
         const action = `play ${name}`;
@@ -658,26 +712,46 @@ class TableView {
           },
           cardFace(name, rules.edition),
           h("span", { class: "key", "aria-hidden": "true" }, String(i + 1)),
+          ok ? chanceTag(action) : null,
         );
       }),
     );
     if (!v.hand.length) box.replaceChildren(h("p", { class: "hint" }, t("hand.empty")));
-    const hint = document.getElementById("hand-hint");
+    const handHint = document.getElementById("hand-hint");
     const canPlay = v.hand.some((name) => legal.has(`play ${name}`));
     const out = !v.over && v.status[this.me.seat] !== "in";
-    hint.textContent = this.pending ? t("hand.sent") : canPlay ? t("hand.pick") : out ? t(`hand.${v.status[this.me.seat]}`) : "";
+    handHint.textContent = this.pending ? t("hand.sent") : canPlay ? t("hand.pick") : out ? t(`hand.${v.status[this.me.seat]}`) : "";
     const buttons = [];
     if (legal.has("draw")) {
-      buttons.push(h("button", { type: "button", class: "primary draw", onclick: () => this.act("draw") }, t("hand.draw")));
+      buttons.push(h("button", { type: "button", class: "primary draw", onclick: () => this.act("draw") }, t("hand.draw"), chanceTag("draw")));
     }
     if (legal.has("discard ono99")) {
-      buttons.push(h("button", { type: "button", class: "primary discard", onclick: () => this.act("discard ono99") }, t("hand.discard")));
+      buttons.push(h("button", { type: "button", class: "primary discard", onclick: () => this.act("discard ono99") }, t("hand.discard"), chanceTag("discard ono99")));
+    }
+    // The expert's hint, as the terminal's `hint`: each move's chance of winning.
+    if (this.table.hints !== false && v.to_play === this.me.seat && !v.over && legal.size > 1) {
+      const asked = this.hintAsked === `${this.game.game}|${this.game.moves}`;
+      buttons.push(h("button", { type: "button", id: "hint", class: "hint-button", disabled: asked, onclick: () => this.askHint() },
+        hint ? t("hint.shown") : asked ? t("hint.thinking") : t("hint.ask")));
     }
     actions.replaceChildren(...buttons);
     if (focused !== null && focused !== undefined) {
       const again = box.querySelector(`[data-index="${focused}"]`) || box.querySelector("button");
       if (again) again.focus();
     }
+  }
+
+  askHint() {
+    if (!this.game || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    this.hintAsked = `${this.game.game}|${this.game.moves}`;
+    this.send({ type: "hint", id: "hint" });
+    this.fillGame();
+  }
+
+  actionLabel(action) {
+    const edition = this.table.rules.edition;
+    if (action.startsWith("play ")) return cardLabel(action.slice(5), edition);
+    return action === "draw" ? t("hand.draw") : t("hand.discard");
   }
 
   // Why a greyed card cannot be played, in words anyone can see: the client does not judge
