@@ -682,7 +682,7 @@ class TableView {
     const box = document.getElementById("hand");
     const focused = box.contains(document.activeElement) ? document.activeElement.dataset.index : null;
     const actions = document.getElementById("hand-actions");
-    if (v.hand === null) {
+    if (v.hand === null || this.me.seat === null) { // watching (a view of a seat just left, too)
       box.replaceChildren(h("p", { class: "hint" }, t("hand.spectator")));
       actions.replaceChildren();
       document.getElementById("hand-hint").textContent = "";
