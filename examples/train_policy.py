@@ -269,7 +269,13 @@ def main(argv: list[str] | None = None) -> int:
         curve.append(row)
         if iteration % 10 == 0 or args.iterations is not None:
             rates = ", ".join(f"{name} {100 * row[name]:.1f}%" for name in names)
-            print(f"iter {iteration} steps {steps_done} {row['seconds']:.0f}s: {rates}", flush=True)
+            # Not evaluate_policy.py's figure: these are the learner's own training games, its
+            # moves sampled from the policy (exploring), the last 4,000 per table.
+            print(
+                f"iter {iteration} steps {steps_done} {row['seconds']:.0f}s: training games, "
+                f"moves sampled (evaluate_policy.py plays its best move): {rates}",
+                flush=True,
+            )
 
     args.out_dir.mkdir(parents=True, exist_ok=True)
     note = (f"PPO, tables {args.tables}, {steps_done} learner decisions, "
