@@ -34,7 +34,9 @@ def test_the_hint_goes_to_the_person_to_play_alone(server: BackgroundServer) -> 
         code, clients, _ = await seated(server, ["human", "human", "greedy"])
         watcher = await Client.open(server.ws_url, code, None, "watcher")
         view = clients[0].view
-        assert view is not None
+        while view is None or view["to_play"] == 2:  # the bot first: wait for a person's turn
+            await clients[0].expect("update")
+            view = clients[0].view
         mover, other = clients[view["to_play"]], clients[1 - view["to_play"]]
         assert mover.view is not None
         await mover.send({"type": "hint", "id": "h1"})

@@ -39,6 +39,8 @@ ALLOWED_KEYS = {
     "card", "how", "cards", "points", "tokens_left",
     # a hint: the seat's own legal actions and their chances
     "choice", "actions", "chance",
+    # a reaction: one of a fixed few, on a seat
+    "reaction",
 }  # fmt: skip
 
 
@@ -59,6 +61,8 @@ async def play_randomly(client: Client, rng: random.Random) -> None:
         if view_ is not None and view_["legal"]:
             mine = view_["to_play"] == view_["seat"] or view_["legal"] == ["draw"]
             if mine:
+                if rng.random() < 0.1:  # a reaction now and then: it must carry nothing either
+                    await client.send({"type": "react", "reaction": "👍"})
                 if rng.random() < 0.15 and view_["to_play"] == view_["seat"]:  # checked too
                     await client.send({"type": "hint"})
                 action = rng.choice(view_["legal"])
@@ -130,7 +134,7 @@ def test_every_message_is_exactly_what_its_connection_may_see(
     final = states[-1]
     assert final.over
     seed = str(record.seed)
-    checked = hints = 0
+    checked = hints = reactions = 0
     for seat, client in clients.items():
         position = -1  # the moves that this connection has been shown
         for raw, message in zip(client.raw, client.messages, strict=True):
@@ -160,6 +164,9 @@ def test_every_message_is_exactly_what_its_connection_may_see(
                     assert moves >= position, (client.label, moves, position)
                 position = moves
                 checked += 1
+            elif message["type"] == "reaction":
+                assert set(message) == {"type", "seat", "reaction"} and message["reaction"] == "👍"
+                reactions += 1
             elif message["type"] == "hint":
                 # From the seat's own view when it was asked: its legal actions, nothing more.
                 assert seat is not None and message["seat"] == seat
@@ -168,11 +175,17 @@ def test_every_message_is_exactly_what_its_connection_may_see(
                 assert seed not in raw
                 hints += 1
             elif message["type"] == "error":
-                assert message["code"] in ("stale", "illegal", "not_your_turn", "over"), message
+                assert message["code"] in (
+                    "stale",
+                    "illegal",
+                    "not_your_turn",
+                    "over",
+                    "rate_limited",
+                ), message
                 assert seed not in raw
         # Each connection was shown every move, in order, no update twice, up to the end.
         assert position == len(record.actions), (client.label, position)
     assert checked >= len(clients) * 2  # a state, then at least one update or state each
-    assert hints > 0
+    assert hints > 0 and reactions > 0
     by = record.meta["by"]
     assert {by[i] for i, (s, _) in enumerate(record.actions) if s == 2} == {"bot"}

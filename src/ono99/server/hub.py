@@ -330,6 +330,17 @@ class Hub:
         if cmd.type == "ping":
             sub.send(dumps({"type": "pong", "id": cmd.id}))
             return
+        if cmd.type == "react":
+            table = self.get(code)
+            if table is None:
+                raise SessionError("not_found", "there is no such table")
+            assert cmd.reaction is not None
+            message = table.react(who, cmd.reaction, self.now())
+            self._shout(code, message)
+            if self.bus is not None:  # the other processes show it to their connections
+                note = {"k": "r", "from": self.name, "m": message}
+                self.bus.publish(bus_channel(code), dumps(note))
+            return
         if cmd.type == "hint":
             table = self.get(code)
             if table is None:
@@ -475,6 +486,16 @@ class Hub:
             for a in audiences:
                 self.pubsub.publish(channel(code, a), text)
 
+    def _shout(self, code: str, message: dict[str, Any]) -> None:
+        """A message the same for everyone at the table (a reaction): built once, sent to
+        every audience here."""
+        table = self.tables.get(code)
+        if table is None:
+            return
+        text = dumps(message)
+        for a in self.audiences(table):
+            self.pubsub.publish(channel(code, a), text)
+
     def _drop_lost_seats(self, table: Table) -> None:
         """Close every connection here of a seat whose link has changed since it connected
         (given up, opened by the host), before anything more is announced to that seat: the
@@ -542,6 +563,8 @@ class Hub:
             self._recount(table)
         elif kind == "q" and self.local.get(code):
             self._say_presence(code)
+        elif kind == "r" and isinstance(note.get("m"), dict):
+            self._shout(code, note["m"])
 
     def _on_change(self, table: Table, note: dict[str, Any]) -> None:
         code = table.code

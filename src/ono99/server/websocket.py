@@ -15,7 +15,14 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..session import Identity, RateLimiter, SessionError, normalize_code, parse_message
+from ..session import (
+    Identity,
+    RateLimiter,
+    SessionError,
+    message_id,
+    normalize_code,
+    parse_message,
+)
 from .config import ServerConfig
 from .hub import Hub, dumps
 
@@ -122,7 +129,7 @@ async def table_socket(ws: WebSocket) -> None:
                 ref = cmd.id
                 hub.handle(code, who, cmd, conn)
             except SessionError as exc:
-                conn.send(error_message(exc, ref))
+                conn.send(error_message(exc, ref if ref is not None else message_id(frame)))
     except WebSocketDisconnect:
         pass
     finally:

@@ -20,7 +20,7 @@ from .config import (
 from .credentials import new_code, normalize_code, token_hash
 from .encode import encode_event, encode_events, encode_replay, encode_view, replay_steps
 from .errors import SessionError
-from .protocol import MAX_MESSAGE_BYTES, Command, RateLimiter, parse_message
+from .protocol import MAX_MESSAGE_BYTES, Command, RateLimiter, message_id, parse_message
 from .table import (
     LOBBY,
     OVER,
@@ -70,6 +70,7 @@ __all__ = [
     "encode_events",
     "encode_replay",
     "encode_view",
+    "message_id",
     "new_code",
     "normalize_code",
     "parse_message",

@@ -25,10 +25,11 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "seat": {"seat": (int,), "kind": (str,), "bot": (str,)},
     "leave": {},
     "hint": {},
+    "react": {"reaction": (str,)},
     "ping": {},
 }
-_REQUIRED = {"act": ("action",), "seat": ("seat", "kind")}
-_MAX_TEXT = {"token": MAX_TOKEN_LENGTH, "action": 40, "kind": 10, "bot": 40}
+_REQUIRED = {"act": ("action",), "seat": ("seat", "kind"), "react": ("reaction",)}
+_MAX_TEXT = {"token": MAX_TOKEN_LENGTH, "action": 40, "kind": 10, "bot": 40, "reaction": 8}
 
 
 class Command(NamedTuple):
@@ -40,6 +41,7 @@ class Command(NamedTuple):
     seat: int | None = None
     kind: str | None = None
     bot: str | None = None
+    reaction: str | None = None
 
 
 def parse_message(frame: str | bytes) -> Command:
@@ -89,6 +91,19 @@ def parse_message(frame: str | bytes) -> Command:
         if key not in values:
             raise SessionError("bad_request", f"{kind} needs {key!r}")
     return Command(type=kind, id=ref, **values)
+
+
+def message_id(frame: str | bytes) -> str | int | None:
+    """The ``id`` of a frame that ``parse_message`` refused, when it has a valid one: its
+    error answers with it (a client matches answers to what it sent)."""
+    if len(frame) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(frame)
+    except (ValueError, RecursionError):
+        return None
+    ref = data.get("id") if isinstance(data, dict) else None
+    return ref if ref is not None and _valid_id(ref) else None
 
 
 def _valid_id(ref: Any) -> bool:

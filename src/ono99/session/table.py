@@ -46,6 +46,9 @@ from .errors import SessionError
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 OPEN = "open"  # the seat command's word for a seat opened for a person
+# The quick reactions a seated person may send (nothing typed freely), and how often.
+REACTIONS = ("👍", "👏", "😮", "😂", "🎉", "😬", "🙈", "🔥")
+REACTION_SECONDS = 2.0
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
 
 
@@ -245,6 +248,7 @@ class Table:
         self._thinking: set[int] = set()  # seats whose bot is choosing now
         self._bots: dict[int, Bot] = {}
         self._stand_ins: dict[int, Bot] = {}
+        self._reacted: dict[int, float] = {}  # seat: when it last reacted (not stored)
 
     # ---------------------------------------------------------------- making one
 
@@ -519,6 +523,21 @@ class Table:
         if v.to_play != who.seat or not v.legal:
             raise SessionError("not_your_turn", "there is nothing for you to decide now")
         return Hint(who.seat, self.game, self.state.moves, v)
+
+    def react(self, who: Identity, reaction: str, now: float) -> dict[str, Any]:
+        """A quick reaction from a seated person, to show on their seat: one of ``REACTIONS``,
+        at most one each ``REACTION_SECONDS``. Nothing is stored; the message to announce."""
+        if who.seat is None:
+            raise SessionError("not_seated", "spectators cannot react")
+        if reaction not in REACTIONS:
+            raise SessionError(
+                "bad_request", "reaction must be one of the offered ones", reactions=REACTIONS
+            )
+        last = self._reacted.get(who.seat)
+        if last is not None and now - last < REACTION_SECONDS:
+            raise SessionError("rate_limited", "one reaction at a time; slow down")
+        self._reacted[who.seat] = now
+        return {"type": "reaction", "seat": who.seat, "reaction": reaction}
 
     def pending_move(self, now: float) -> Move | None:
         """The bot move that is due now, if any; the seat counts as thinking until

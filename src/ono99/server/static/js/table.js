@@ -8,6 +8,8 @@ import { Narrator, withBy } from "./log.js";
 import { optionApplies } from "./rules.js";
 import { isMuted, setMuted, sound } from "./sound.js";
 
+// The quick reactions the server accepts (session/table.py REACTIONS): nothing typed freely.
+const REACTIONS = ["👍", "👏", "😮", "😂", "🎉", "😬", "🙈", "🔥"];
 const TOKEN_FRAGMENT = /(?:^#|&)seat=([A-Za-z0-9_-]{16,64})/;
 const WIDE = window.matchMedia("(min-width: 900px)"); // the game's two columns (style.css)
 const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -217,6 +219,9 @@ class TableView {
         // "Timing"): the table jumps to the present so that the Draw button is live at once.
         if (m.view.legal.includes("draw")) this.hurry();
         this.drain();
+        break;
+      case "reaction":
+        this.showReaction(m.seat, m.reaction);
         break;
       case "hint":
         if (this.game && m.game === this.game.game && m.moves === this.game.moves) {
@@ -447,6 +452,29 @@ class TableView {
     }
   }
 
+  // Quick reactions: a fixed few, shown on the sender's seat for a few seconds.
+  reactButton() {
+    if (this.me.seat === null) return null;
+    const menu = h("div", { id: "reactions", class: "reactions", role: "menu", hidden: true },
+      ...REACTIONS.map((r) => h("button", { type: "button", class: "small reaction", role: "menuitem", onclick: () => {
+        menu.hidden = true;
+        this.send({ type: "react", reaction: r });
+      } }, r)));
+    const toggle = h("button", { type: "button", id: "react", class: "small icon", "aria-label": t("react.title"), title: t("react.title"), "aria-haspopup": "menu", onclick: () => { menu.hidden = !menu.hidden; } }, "🙂");
+    return h("span", { class: "react-wrap" }, toggle, menu);
+  }
+
+  showReaction(seat, reaction) {
+    if (!REACTIONS.includes(reaction)) return;
+    const el = document.getElementById(`seat-${seat}`);
+    if (!el) return;
+    el.querySelector(".reaction-bubble")?.remove();
+    const bubble = h("span", { class: "reaction-bubble", "aria-hidden": "true" }, reaction);
+    el.append(bubble);
+    say(t("react.said", { name: this.nameOf(seat), reaction }));
+    setTimeout(() => bubble.remove(), 3000);
+  }
+
   // A person may give up their seat and watch; the seat opens for anyone with the link.
   leaveButton() {
     if (this.me.seat === null) return null;
@@ -519,6 +547,7 @@ class TableView {
         h("div", { class: "head-tools" },
           h("button", { type: "button", id: "log-open", class: "small log-open", "aria-controls": "drawer", "aria-expanded": "false", onclick: () => this.openDrawer(true) }, t("game.log")),
           h("button", { type: "button", id: "mute", class: "small icon", "aria-label": t("sound.mute"), title: t("sound.mute"), "aria-pressed": String(isMuted()), onclick: () => this.toggleMute() }, speakerIcon()),
+          this.reactButton(),
           this.leaveButton(),
           h("span", { id: "conn", class: `conn conn-${this.connection}`, role: "status" }, t(`conn.${this.connection || "connecting"}`)))),
       h("div", { class: "game" },
