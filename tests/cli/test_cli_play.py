@@ -248,9 +248,7 @@ def test_name_seat_and_bots(tmp_path: Path) -> None:
         tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    assert (
-        "Zoe (seat 2) against Ana [Random (beginner)] and Ben [Greedy (standard)]." in done.stdout
-    )
+    assert "Zoe (seat 2) against Ana [Beginner (random)] and Ben [Easy (greedy)]." in done.stdout
     assert re.search(r"^  You play ", done.stdout, re.M)
     meta = load_record(record.read_text(encoding="utf-8")).meta
     assert meta["names"] == ["Ana", "Ben", "Zoe"]
@@ -333,9 +331,7 @@ def test_a_game_left_goes_on_with_resume_exactly_where_it_stopped(tmp_path: Path
 
     again = run_cli(["play", "--resume"], "status\n#1\n", tmp_path)  # then end of input
     assert again.returncode == 1, again.stderr
-    assert (
-        "Zoé (seat 0) against Ana [Random (beginner)] and Ben [Greedy (standard)]" in again.stdout
-    )
+    assert "Zoé (seat 0) against Ana [Beginner (random)] and Ben [Easy (greedy)]" in again.stdout
     stopped = replay(left)
     assert f"Total {number_text(stopped.total)} " in again.stdout.split("› status")[1]
     assert list((tmp_path / "records").glob("*.json")) == [path]  # saved back, no new file

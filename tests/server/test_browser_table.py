@@ -485,3 +485,38 @@ def test_a_guest_asks_for_a_hint_and_leaves_and_the_host_frees_a_seat(
             await browser.close()
 
     run(main())
+
+
+def test_the_create_form_names_bots_by_level_and_the_1980_card_by_its_name(
+    fast_server: BackgroundServer,
+) -> None:
+    """Issue 27 items 7 and 8 in the browser: each seat's bot list reads weakest first, each
+    bot led by a plain level ("Beginner (random)"); the 1980 edition's option names its own
+    card, the Double Play."""
+
+    async def main() -> None:
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await (await new_context(browser)).new_page()
+            errors: list[str] = []
+            watch_errors(page, "home", errors)
+            await page.goto(fast_server.url)
+            seat = page.locator("#create-seat-2 option")
+            await expect(seat.first).to_be_attached()
+            options = await seat.all_inner_texts()
+            bots = [o for o in options if "(" in o]
+            assert bots[:2] == ["Bot: Beginner (random)", "Bot: Easy (greedy)"], options
+            assert bots[-1] == "Bot: Expert (searches ahead)", options
+            label = page.locator("label[for='opt-play2_deflects_play2']")
+            await expect(label).to_have_text("Play 2 answers Play 2")
+            await page.get_by_label("1980", exact=False).first.check()
+            await expect(label).to_have_text("Double Play answers Double Play")
+            # One minus sign, the cards' own, as the terminal writes it (a total below zero).
+            shown = await page.evaluate(
+                "import('/static/js/i18n.js').then((m) => [m.formatNumber(-10), m.formatNumber(7)])"
+            )
+            assert shown == ["\u221210", "7"], shown
+            assert not errors, errors
+            await browser.close()
+
+    run(main())

@@ -108,16 +108,16 @@ _OPPONENTS: tuple[BotInfo[Bot], ...] = (
     ),
     BotInfo(
         "heuristic",
-        3,
-        "medium",
+        4,
+        "hard",
         "counts the cards seen, manages its safe cards, aims Play 2 at the likeliest to fail "
         "and leaves the next player a dangerous total",
         HeuristicBot,
     ),
     BotInfo(
         "expert",
-        4,
-        "hard",
+        5,
+        "expert",
         "searches: imagines the hidden cards many times over, consistently with all it has "
         "seen, and plays each move out to the end",
         ExpertBot,
@@ -126,7 +126,7 @@ _OPPONENTS: tuple[BotInfo[Bot], ...] = (
 _CEILING: tuple[BotInfo[OmniscientBot], ...] = (
     BotInfo(
         "oracle",
-        5,
+        6,
         "ceiling",
         "sees every hand and the draw pile; measures how much skill matters, never an opponent",
         OracleBot,

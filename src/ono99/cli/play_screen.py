@@ -62,7 +62,7 @@ def match_text(rules: Rules, tr: Translator | None = None) -> str:
 
 
 def bot_label(name: str, tr: Translator) -> str:
-    """A bot's name for players: "Greedy (standard)"; a name the catalog lacks as it is."""
+    """A bot's name for players: "Easy (greedy)"; a name the catalog lacks as it is."""
     return tr(f"bot.{name}") if tr.has(f"bot.{name}") else name
 
 

@@ -4,7 +4,7 @@ import { botLabel } from "./cards.js";
 import { h, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { errorText } from "./errors.js";
-import { optionApplies } from "./rules.js";
+import { optionApplies, optionKey } from "./rules.js";
 
 export async function showHome(root) {
   root.replaceChildren(h("p", { class: "loading" }, t("loading")));
@@ -113,8 +113,8 @@ function createForm(opts) {
         "div",
         { class: "field field-check" },
         control,
-        h("label", { for: id }, t(`option.${spec.name}`)),
-        h("p", { class: "hint", id: `${id}-hint` }, t(`option.${spec.name}.help`)),
+        h("label", { for: id, class: "option-label" }, t(optionKey(spec.name, state.edition))),
+        h("p", { class: "hint option-help", id: `${id}-hint` }, t(`${optionKey(spec.name, state.edition)}.help`)),
       );
     } else {
       if (spec.type === "int") {
@@ -139,10 +139,14 @@ function createForm(opts) {
   }
   function fillOptions() {
     const defaults = opts.editions[state.edition];
-    for (const { spec, control } of Object.values(optionControls)) {
+    for (const { spec, control, wrapper } of Object.values(optionControls)) {
       const value = defaults[spec.name];
-      if (spec.type === "bool") control.checked = Boolean(value);
-      else control.value = String(value);
+      if (spec.type === "bool") {
+        control.checked = Boolean(value);
+        // The edition's own words (its Play 2 card is the Double Play in 1980).
+        wrapper.querySelector(".option-label").textContent = t(optionKey(spec.name, state.edition));
+        wrapper.querySelector(".option-help").textContent = t(`${optionKey(spec.name, state.edition)}.help`);
+      } else control.value = String(value);
     }
     showApplicable();
   }

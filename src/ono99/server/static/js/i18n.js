@@ -59,7 +59,8 @@ export function tn(key, count, params = {}) {
 // Latin digits in every language, as the cards print them (CLDR's default for Marathi is
 // Devanagari digits; the terminal game makes the same choice through Babel).
 export function formatNumber(n) {
-  return new Intl.NumberFormat(`${lang}-u-nu-latn`).format(n);
+  // One minus sign, the cards' own (U+2212), as the terminal writes it: "−10", "total −3".
+  return new Intl.NumberFormat(`${lang}-u-nu-latn`).format(n).replace(/^[-\u2212]/, "\u2212");
 }
 
 export function listOf(items) {

@@ -7,6 +7,11 @@ const MATCH_ONLY = {
   bust_total: "points",
 };
 
+// An option's words in the catalog: the 1980 edition's Play 2 is the Double Play.
+export function optionKey(name, edition) {
+  return name === "play2_deflects_play2" && edition === "1980" ? `option.${name}.doubleplay` : `option.${name}`;
+}
+
 export function optionApplies(name, match) {
   return !(name in MATCH_ONLY) || MATCH_ONLY[name] === match;
 }

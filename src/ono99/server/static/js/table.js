@@ -5,7 +5,7 @@ import { copyText, h, say, toast } from "./dom.js";
 import { errorText } from "./errors.js";
 import { formatNumber, formatPercent, has, listOf, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
-import { optionApplies } from "./rules.js";
+import { optionApplies, optionKey } from "./rules.js";
 import { isMuted, setMuted, sound } from "./sound.js";
 
 // The quick reactions the server accepts (session/table.py REACTIONS): nothing typed freely.
@@ -526,7 +526,7 @@ class TableView {
       if (typeof value === "boolean") shown = value ? t("yes") : t("no");
       else if (typeof value === "number") shown = formatNumber(value);
       else shown = t(`option.${name}.${value}`);
-      rows.push([t(`option.${name}`), shown]);
+      rows.push([t(optionKey(name, r.edition)), shown]);
     }
     rows.push([t("create.timer"), this.table.turn_seconds ? tn("create.timer.seconds", this.table.turn_seconds) : t("create.timer.off")]);
     return rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]);
