@@ -520,3 +520,62 @@ def test_the_create_form_names_bots_by_level_and_the_1980_card_by_its_name(
             await browser.close()
 
     run(main())
+
+
+def test_the_join_page_says_what_the_table_is_and_a_seat_can_be_taken_mid_game(
+    fast_server: BackgroundServer,
+) -> None:
+    """Point 6: before giving a name, the join page shows the edition, the match, the timer,
+    the hints and who sits where; a seat left open during a game is joined from it, and the
+    newcomer plays on from the table's present."""
+
+    async def main() -> None:
+        url = fast_server.url
+        host = httpx.post(
+            f"{url}/api/tables",
+            json={"rules": {"edition": "1980", "match": "tokens"},
+                  "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}],
+                  "name": "Ana", "turn_seconds": 60, "hints": False},
+        ).json()  # fmt: skip
+        code = host["code"]
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            ana = await (await new_context(browser)).new_page()
+            await ana.goto(f"{url}/t/{code}#seat={host['token']}")
+            zoe_ctx = await new_context(browser, phone=True)
+            zoe = await zoe_ctx.new_page()
+            errors: list[str] = []
+            watch_errors(zoe, "Zoé", errors)
+            await zoe.goto(f"{url}/t/{code}")
+            facts = zoe.locator(".join-facts")
+            await expect(facts).to_contain_text("1980 edition")
+            await expect(facts).to_contain_text("Tokens")
+            await expect(facts).to_contain_text("60")
+            await expect(facts.locator("li")).to_have_count(3)
+            await expect(facts.locator("li").nth(0)).to_contain_text("Ana")
+            await expect(facts.locator("li").nth(2)).to_contain_text("(bot)")
+            await expect(zoe.locator("#join-name")).to_be_visible()
+            await zoe.locator("#join-name").fill("Zoé")
+            await zoe.get_by_role("button", name="Take a seat").click()
+            await expect(zoe.locator(".lobby-seats")).to_contain_text("Zoé (you)")
+            await ana.get_by_role("button", name="Start the game").click()
+            await expect(zoe.locator("#hand .hand-card")).to_have_count(4, timeout=10_000)
+            assert await zoe.locator("#hint").count() == 0  # the host switched hints off
+            # Mid-game the host frees Zoé's seat; Max joins it from the join page.
+            panel = ana.locator(".host-seats")
+            await panel.locator("summary").click()
+            await panel.get_by_role("button", name="Free this seat").click()
+            await expect(zoe.locator("#hand .hand-card")).to_have_count(0, timeout=10_000)
+            max_page = await (await new_context(browser)).new_page()
+            watch_errors(max_page, "Max", errors)
+            await max_page.goto(f"{url}/t/{code}")
+            await expect(max_page.locator(".join-facts li").nth(1)).to_contain_text("Open")
+            await max_page.locator("#join-name").fill("Max")
+            await max_page.get_by_role("button", name="Take a seat").click()
+            await expect(max_page.locator("#felt")).to_be_visible(timeout=10_000)
+            await expect(max_page.locator("#hand .hand-card")).not_to_have_count(0)
+            await expect(ana.locator("#seat-1")).to_contain_text("Max")
+            assert not errors, errors
+            await browser.close()
+
+    run(main())

@@ -47,6 +47,35 @@ function speakerIcon() {
     svg("path", { class: "sound-off", d: "M16 9l6 6M22 9l-6 6", fill: "none", stroke: "currentColor", "stroke-width": 2, "stroke-linecap": "round" }));
 }
 
+// The table as the lobby and the join page show it: edition, players, rules, timer.
+function rulesRows(table) {
+  const r = table.rules;
+  const rows = [[t("create.edition"), t(`edition.${r.edition}`)], [t("create.players"), formatNumber(r.players)]];
+  const skip = new Set(["edition", "players"]);
+  for (const [name, value] of Object.entries(r)) {
+    if (skip.has(name) || !optionApplies(name, r.match)) continue;
+    let shown;
+    if (typeof value === "boolean") shown = value ? t("yes") : t("no");
+    else if (typeof value === "number") shown = formatNumber(value);
+    else shown = t(`option.${name}.${value}`);
+    rows.push([t(optionKey(name, r.edition)), shown]);
+  }
+  rows.push([t("create.timer"), table.turn_seconds ? tn("create.timer.seconds", table.turn_seconds) : t("create.timer.off")]);
+  rows.push([t("create.hints"), table.hints === false ? t("no") : t("yes")]);
+  return rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]);
+}
+
+// The few facts that decide whether to sit down: edition, match format, timer, hints.
+function keyFacts(table) {
+  const r = table.rules;
+  return [
+    [t("create.edition"), t(`edition.${r.edition}`)],
+    [t("option.match"), t(`option.match.${r.match}`)],
+    [t("create.timer"), table.turn_seconds ? tn("create.timer.seconds", table.turn_seconds) : t("create.timer.off")],
+    [t("create.hints"), table.hints === false ? t("no") : t("yes")],
+  ].flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]);
+}
+
 export async function showTable(root, rawCode) {
   const code = rawCode.toLowerCase().replace(/[\s-]/g, "");
   // A personal link (#seat=TOKEN) is remembered, then taken out of the address bar so that
@@ -69,7 +98,7 @@ export async function showTable(root, rawCode) {
     return;
   }
   const token = savedToken(code);
-  if (token || info.phase !== "lobby" || !info.seats.some((s) => s.open)) {
+  if (token || !info.seats.some((s) => s.open)) { // an open seat can be taken at any time
     new TableView(root, code, token).connect();
     return;
   }
@@ -83,6 +112,13 @@ function showJoin(root, code, info) {
   root.replaceChildren(
     h("h1", { class: "page-title" }, t("lobby.join.title")),
     h("p", {}, t("lobby.join.lead", { players: taken.length ? listOf(taken) : t("nobody") })),
+    // What you are joining, before you give your name: the rules and who sits where.
+    h("section", { class: "panel narrow join-facts", "aria-label": t("lobby.rules") },
+      h("ol", { class: "join-seats" }, ...info.seats.map((s) =>
+        h("li", {}, t("seat.numbered", { n: s.seat + 1 }), ": ",
+          s.open ? t("seat.open") : s.kind === "bot" ? t("lobby.join.bot", { name: s.name }) : s.name))),
+      h("dl", { class: "rules-list" }, ...keyFacts(info)),
+      h("details", {}, h("summary", {}, t("lobby.rules")), h("dl", { class: "rules-list" }, ...rulesRows(info)))),
     h(
       "form",
       {
@@ -401,7 +437,9 @@ class TableView {
     const title = h("h2", { id: "invite-title" }, t("invite.title"));
     const body = [
       h("p", {}, t("invite.code"), " ", h("strong", { class: "code" }, pretty), " ", copyButton(pretty, t("invite.copy_code"))),
-      h("p", {}, t("invite.link"), " ", h("a", { href: invite, class: "link" }, invite), " ", copyButton(invite, t("invite.copy_link"))),
+      h("p", {}, t("invite.link"), " ", h("a", { href: invite, class: "link" }, invite), " ", copyButton(invite, t("invite.copy_link")),
+        // A phone shares the invite through its own share sheet (messages, mail, ...).
+        navigator.share ? h("button", { type: "button", class: "small", id: "share", onclick: () => navigator.share({ title: "ONO 99", text: t("invite.share_text"), url: invite }).catch(() => {}) }, t("invite.share")) : null),
       personal
         ? h("p", { class: "hint" }, t("invite.personal"), " ", copyButton(personal, t("invite.copy_personal")))
         : null,
@@ -517,20 +555,9 @@ class TableView {
   }
 
   rulesSummary() {
-    const r = this.table.rules;
-    const rows = [[t("create.edition"), t(`edition.${r.edition}`)], [t("create.players"), formatNumber(r.players)]];
-    const skip = new Set(["edition", "players"]);
-    for (const [name, value] of Object.entries(r)) {
-      if (skip.has(name) || !optionApplies(name, r.match)) continue;
-      let shown;
-      if (typeof value === "boolean") shown = value ? t("yes") : t("no");
-      else if (typeof value === "number") shown = formatNumber(value);
-      else shown = t(`option.${name}.${value}`);
-      rows.push([t(optionKey(name, r.edition)), shown]);
-    }
-    rows.push([t("create.timer"), this.table.turn_seconds ? tn("create.timer.seconds", this.table.turn_seconds) : t("create.timer.off")]);
-    return rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]);
+    return rulesRows(this.table);
   }
+
 
   // ---------------------------------------------------------------- the game
 
