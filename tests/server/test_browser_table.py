@@ -38,7 +38,7 @@ from ono99.engine import (
 )
 from ono99.i18n import refusal_text, translator
 from ono99.i18n.export import browser_catalog
-from ono99.server import BackgroundServer
+from ono99.server import BackgroundServer, ServerConfig
 from ono99.storage import SqliteStore
 from test_browser_e2e import (
     END,
@@ -577,5 +577,57 @@ def test_the_join_page_says_what_the_table_is_and_a_seat_can_be_taken_mid_game(
             await expect(ana.locator("#seat-1")).to_contain_text("Max")
             assert not errors, errors
             await browser.close()
+
+    run(main())
+
+
+def test_the_next_game_waits_for_everyone_or_the_host_s_countdown(tmp_path: Path) -> None:
+    """Point 4: at the end, Ben (in Greek) says he is ready and Ana sees it; the host's Next
+    game then counts down on both screens and the next game starts for both."""
+
+    async def main() -> None:
+        config = ServerConfig(
+            db=str(tmp_path / "ono99.db"), bot_delay=0.01, turn_limits=(0.05, 600.0),
+            http_rate=0, countdown=2.0,
+        )  # fmt: skip
+        with BackgroundServer(config) as server:
+            url = server.url
+            host = httpx.post(
+                f"{url}/api/tables",
+                json={"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Ana",
+                      "turn_seconds": 0.05},
+            ).json()  # fmt: skip
+            code = host["code"]
+            ben_seat = httpx.post(f"{url}/api/tables/{code}/join", json={"name": "Ben"}).json()
+            async with async_playwright() as pw:
+                browser = await launch(pw)
+                ana = await (await new_context(browser)).new_page()
+                ben_ctx = await new_context(browser, phone=True)
+                await ben_ctx.add_init_script("localStorage.setItem('ono99.lang', 'el')")
+                ben = await ben_ctx.new_page()
+                errors: list[str] = []
+                watch_errors(ana, "Ana", errors)
+                watch_errors(ben, "Ben", errors)
+                await ana.goto(f"{url}/t/{code}#seat={host['token']}")
+                await ben.goto(f"{url}/t/{code}#seat={ben_seat['token']}")
+                await ana.get_by_role("button", name="Start the game").click()
+                # Every turn times out at once: the game is over in moments.
+                await expect(ben.locator("#ready")).to_be_visible(timeout=30_000)
+                await ben.locator("#ready").click()
+                await expect(ana.locator("#next-status")).to_contain_text("Ben", timeout=10_000)
+                await expect(ben.locator("#ready")).to_have_count(0)
+                assert "Game 1" in await ana.locator("h1").inner_text()
+                await ana.locator("#ready").click()  # the last one ready: game 2 at once
+                await expect(ana.locator("h1")).to_contain_text("Game 2", timeout=10_000)
+                # Game 2 over: the host asks for the next one before Ben is ready.
+                await expect(ana.locator("#again")).to_be_visible(timeout=30_000)
+                await ana.locator("#again").click()
+                await expect(ana.locator("#next-countdown")).to_contain_text("second")
+                await expect(ben.locator("#next-countdown")).to_be_visible()
+                assert "Game 2" in await ana.locator("h1").inner_text()
+                await expect(ana.locator("h1")).to_contain_text("Game 3", timeout=15_000)
+                await expect(ben.locator("h1")).to_contain_text("3", timeout=15_000)
+                assert not errors, errors
+                await browser.close()
 
     run(main())

@@ -23,7 +23,7 @@ ALLOWED_KEYS = {
     # envelopes
     "type", "protocol", "code", "seat", "host", "id", "message", "params", "game", "moves",
     "view", "log", "by", "turn", "events", "action", "phase", "host_seat", "rules",
-    "turn_seconds", "seats", "hints",
+    "turn_seconds", "seats", "hints", "next", "ready", "waiting",
     # table seats and the turn
     "kind", "bot", "name", "open", "connected", "away", "seconds", "ms_left", "auto",
     # rules

@@ -660,3 +660,60 @@ def test_a_newcomer_takes_an_open_seat_from_the_stand_in_mid_game() -> None:
     with pytest.raises(SessionError) as err:
         table.set_seat(host, 1, "bot", "random", 0.0)
     assert err.value.code == "started"
+
+
+def finished(seats: list[str]) -> tuple[Table, dict[int, Identity]]:
+    """A table whose first game is over (every turn timed out and played by the stand-in)."""
+    table, who, _ = make_table(seats, 1)
+    drive_bots(table, 0.0, 1e6)
+    assert table.phase == OVER
+    return table, who
+
+
+def test_the_next_game_starts_once_every_person_there_is_ready() -> None:
+    """Between games: no game starts under someone still reading the end. Each person says
+    ready (bots always are); the last one starts the next game."""
+    table, who = finished(["human", "human", "greedy"])
+    now = 2e6
+    assert table.next_info(now) == {"ready": [], "waiting": [0, 1], "ms_left": None}
+    out = table.mark_ready(who[1], now)
+    assert out.table and not out.changes and table.phase == OVER
+    assert table.table_message(now)["next"] == {"ready": [1], "waiting": [0], "ms_left": None}
+    with pytest.raises(SessionError) as err:
+        table.mark_ready(Identity(None, False), now)
+    assert err.value.code == "not_seated"
+    out = table.mark_ready(who[0], now)
+    assert table.phase == PLAYING and table.game == 2
+    assert any(isinstance(c, GameStarted) for c in out.changes)
+    assert table.table_message(now)["next"] is None
+    with pytest.raises(SessionError) as err:
+        table.mark_ready(who[0], now)
+    assert err.value.code == "not_over"
+
+
+def test_the_host_s_next_game_counts_down_for_those_not_ready() -> None:
+    table, who = finished(["human", "human"])
+    now = 2e6
+    out = table.again(who[0], now)
+    assert not out.changes and table.phase == OVER  # Ben has not said he is ready
+    assert table.next_info(now + 4) == {"ready": [0], "waiting": [1], "ms_left": 6000}
+    assert table.next_deadline() == pytest.approx(now + SETTINGS.countdown)
+    assert table.expire(now + 9.9).changes == []
+    out = table.expire(now + SETTINGS.countdown)
+    assert table.phase == PLAYING and any(isinstance(c, GameStarted) for c in out.changes)
+
+
+def test_nobody_waits_for_someone_who_is_not_there() -> None:
+    table, who = finished(["human", "human"])
+    table.disconnect(who[1], 2e6)
+    table.again(who[0], 2e6)
+    assert table.phase == PLAYING and table.game == 2
+
+
+def test_another_process_s_ready_marks_are_taken_in() -> None:
+    table, who = finished(["human", "human"])
+    table.mark_ready(who[0], 2e6)
+    assert table.merge_next([7], 3000, 2e6).table  # a seat that is not there is ignored
+    assert table.ready == {0} and table.countdown == pytest.approx(2e6 + 3)
+    table.merge_next([1], None, 2e6)
+    assert table.phase == PLAYING

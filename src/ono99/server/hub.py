@@ -48,7 +48,7 @@ from ..session import (
     TableCreated,
     new_code,
 )
-from ..session.table import Change, Hint
+from ..session.table import OVER, Change, Hint
 from ..storage import Conflict, Store, StoredTable
 from .bus import Bus
 from .pubsub import PubSub, Subscriber
@@ -357,6 +357,8 @@ class Hub:
                 return None, table.start(who, now)
             if cmd.type == "again":
                 return None, table.again(who, now)
+            if cmd.type == "ready":
+                return None, table.mark_ready(who, now)
             if cmd.type == "seat":
                 assert cmd.seat is not None and cmd.kind is not None
                 return None, table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
@@ -365,6 +367,8 @@ class Hub:
             raise SessionError("bad_request", f"{cmd.type!r} is only the first message")
 
         self.mutate(code, change)
+        if cmd.type in ("ready", "again"):
+            self._say_next(code)
 
     # ---------------------------------------------------------------- the one path
 
@@ -486,6 +490,15 @@ class Hub:
             for a in audiences:
                 self.pubsub.publish(channel(code, a), text)
 
+    def _say_next(self, code: str) -> None:
+        """Tell the other processes who is ready for the next game and the countdown to it
+        (kept in memory, not stored: each process holds its own copy of the table)."""
+        table = self.tables.get(code)
+        if self.bus is None or table is None or table.phase != OVER:
+            return
+        note = {"k": "n", "from": self.name, "next": table.next_info(self.now())}
+        self.bus.publish(bus_channel(code), dumps(note))
+
     def _shout(self, code: str, message: dict[str, Any]) -> None:
         """A message the same for everyone at the table (a reaction): built once, sent to
         every audience here."""
@@ -565,6 +578,10 @@ class Hub:
             self._say_presence(code)
         elif kind == "r" and isinstance(note.get("m"), dict):
             self._shout(code, note["m"])
+        elif kind == "n" and isinstance(note.get("next"), dict):
+            nxt = note["next"]
+            with contextlib.suppress(Stale, SessionError):
+                self.commit(table, table.merge_next(nxt["ready"], nxt["ms_left"], self.now()))
 
     def _on_change(self, table: Table, note: dict[str, Any]) -> None:
         code = table.code

@@ -26,6 +26,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "leave": {},
     "hint": {},
     "react": {"reaction": (str,)},
+    "ready": {},
     "ping": {},
 }
 _REQUIRED = {"act": ("action",), "seat": ("seat", "kind"), "react": ("reaction",)}

@@ -58,6 +58,8 @@ class Settings:
 
     bot_delay: float = 1.0
     grace: float = 60.0
+    # Seconds the host's "next game" counts down when not everyone has said they are ready.
+    countdown: float = 10.0
     stand_in: str = "greedy"
     # The bots a table may seat: the registry's opponents that this install can build.
     bots: tuple[str, ...] = field(default_factory=offered_bots)
@@ -249,6 +251,10 @@ class Table:
         self._bots: dict[int, Bot] = {}
         self._stand_ins: dict[int, Bot] = {}
         self._reacted: dict[int, float] = {}  # seat: when it last reacted (not stored)
+        # Between games (not stored; a restart asks again): who has said they are ready for
+        # the next one, and when the host's countdown to it ends.
+        self.ready: set[int] = set()
+        self.countdown: float | None = None
 
     # ---------------------------------------------------------------- making one
 
@@ -476,11 +482,51 @@ class Table:
         return self._new_game(now)
 
     def again(self, who: Identity, now: float) -> Effects:
-        """Play again: a new game at the same table, same seats, a new shuffle."""
+        """The host asks for the next game (same seats, a new shuffle): it starts at once when
+        everyone connected is ready, else after a countdown that everyone sees (``countdown``
+        in the table message), so that it never starts under someone still reading the end."""
         self._host_only(who)
         if self.phase != OVER:
             raise SessionError("not_over", "the game is not over yet")
-        return self._new_game(now)
+        if who.seat is not None:
+            self.ready.add(who.seat)
+        if not self.waiting_for():
+            return self._new_game(now)
+        if self.countdown is None:
+            self.countdown = now + self.settings.countdown
+        return Effects(table=True)
+
+    def mark_ready(self, who: Identity, now: float) -> Effects:
+        """A person is ready for the next game; the last one to be starts it."""
+        if who.seat is None:
+            raise SessionError("not_seated", "spectators do not play the next game")
+        if self.phase != OVER:
+            raise SessionError("not_over", "the game is not over yet")
+        self.ready.add(who.seat)
+        if not self.waiting_for():
+            return self._new_game(now)
+        return Effects(table=True)
+
+    def merge_next(self, ready: Sequence[int], ms_left: int | None, now: float) -> Effects:
+        """What another server process knows of the next game (its ready marks, the host's
+        countdown there): taken in here too; the game starts when nobody is waited for."""
+        if self.phase != OVER:
+            return Effects()
+        self.ready |= {s for s in ready if 0 <= s < len(self.seats)}
+        if ms_left is not None and self.countdown is None:
+            self.countdown = now + ms_left / 1000
+        if not self.waiting_for():
+            return self._new_game(now)
+        return Effects(table=True)
+
+    def waiting_for(self) -> list[int]:
+        """The people the next game waits for: seated, connected, not yet ready (bots always
+        are, and nobody waits for someone who is not there)."""
+        return [
+            s.index
+            for s in self.seats
+            if s.kind == HUMAN and not s.open and s.connections > 0 and s.index not in self.ready
+        ]
 
     # ---------------------------------------------------------------- playing
 
@@ -603,7 +649,10 @@ class Table:
         self._due[move.seat] = now + max(self.settings.bot_delay, 0.1)
 
     def expire(self, now: float) -> Effects:
-        """Grace periods that ran out: the stand-in takes over those seats."""
+        """Grace periods that ran out: the stand-in takes over those seats; a countdown to
+        the next game that ran out: it starts."""
+        if self.phase == OVER and self.countdown is not None and self.countdown <= now:
+            return self._new_game(now)
         effects = Effects()
         for seat in self.seats:
             if seat.grace_deadline is not None and seat.grace_deadline <= now:
@@ -625,6 +674,8 @@ class Table:
         ):
             times.append(self.turn_deadline)
         times += [s.grace_deadline for s in self.seats if s.grace_deadline is not None]
+        if self.phase == OVER and self.countdown is not None:
+            times.append(self.countdown)
         return min(times, default=None)
 
     # ---------------------------------------------------------------- what to send
@@ -644,7 +695,15 @@ class Table:
             "hints": self.config.hints,
             "seats": [s.to_json() for s in self.seats],
             "turn": self.turn_info(now),
+            "next": self.next_info(now),
         }
+
+    def next_info(self, now: float) -> dict[str, Any] | None:
+        """Between games: who is ready for the next one, and the host's countdown to it."""
+        if self.phase != OVER:
+            return None
+        left = None if self.countdown is None else max(0, round((self.countdown - now) * 1000))
+        return {"ready": sorted(self.ready), "waiting": self.waiting_for(), "ms_left": left}
 
     def state_message(self, seat: int | None, now: float) -> dict[str, Any]:
         """Everything ``seat`` (None: a spectator) may know of the current game."""
@@ -740,6 +799,7 @@ class Table:
         self.state = new_game(self.rules, seed, dealer=dealer)
         self.by = []
         self.phase = PLAYING
+        self.ready, self.countdown = set(), None
         self.turn_deadline = None
         self._turn_key = None
         self._due.clear()

@@ -233,6 +233,8 @@ class TableView {
         break;
       case "table":
         this.table = m;
+        // The host's countdown to the next game, if one runs: when it ends, on our clock.
+        this.nextEnds = m.next && m.next.ms_left !== null ? performance.now() + m.next.ms_left : null;
         if (!this.queue.length && !this.draining) this.setTurn(m.turn); // else the queue's own
         this.render();
         break;
@@ -345,6 +347,11 @@ class TableView {
   }
 
   tick() {
+    const countdown = document.getElementById("next-countdown");
+    if (countdown && this.nextEnds) {
+      const text = tn("end.countdown", Math.max(0, Math.ceil((this.nextEnds - performance.now()) / 1000)));
+      if (countdown.textContent !== text) countdown.textContent = text;
+    }
     const box = document.getElementById("timer");
     if (!box) return;
     const turn = this.game?.turn;
@@ -511,6 +518,29 @@ class TableView {
     el.append(bubble);
     say(t("react.said", { name: this.nameOf(seat), reaction }));
     setTimeout(() => bubble.remove(), 3000);
+  }
+
+  // Between games: who is ready for the next one, a Ready button, the host's Next game (a
+  // countdown everyone sees when someone is not ready yet). Nothing starts under anyone.
+  nextGame() {
+    const next = this.table.next || { ready: [], waiting: [], ms_left: null };
+    const me = this.me.seat;
+    const ready = me !== null && next.ready.includes(me);
+    const parts = [];
+    if (next.ready.length) parts.push(t("end.ready_list", { names: listOf(next.ready.map((s) => this.nameOf(s))) }));
+    if (next.waiting.length) parts.push(t("end.waiting_list", { names: listOf(next.waiting.map((s) => this.nameOf(s))) }));
+    const buttons = [];
+    if (me !== null && !ready) {
+      buttons.push(h("button", { type: "button", id: "ready", class: "primary", onclick: () => this.send({ type: "ready" }) }, t("end.ready")));
+    }
+    if (this.me.host && this.nextEnds === null) {
+      buttons.push(h("button", { type: "button", id: "again", class: me !== null && !ready ? "" : "primary", onclick: () => this.send({ type: "again" }) }, t("end.again")));
+    }
+    if (!this.me.host && ready) parts.push(t("end.wait_again"));
+    return h("div", { class: "next-game" },
+      h("p", { class: "hint", id: "next-status", "aria-live": "polite" }, parts.join(" ")),
+      this.nextEnds !== null ? h("p", { id: "next-countdown", class: "countdown", role: "timer" }) : null,
+      buttons.length ? h("div", { class: "buttons" }, ...buttons) : null);
   }
 
   // A person may give up their seat and watch; the seat opens for anyone with the link.
@@ -951,10 +981,8 @@ class TableView {
     end.replaceChildren(
       h("h2", { id: "end-title", tabindex: "-1" }, title),
       h("ol", { class: "standings" }, ...standings),
+      this.nextGame(),
       h("div", { class: "buttons" },
-        this.me.host
-          ? h("button", { type: "button", class: "primary", onclick: () => this.send({ type: "again" }) }, t("end.again"))
-          : h("p", { class: "hint" }, t("end.wait_again")),
         h("a", { class: "button", href: `/t/${this.code}/replay/${game}` }, t("end.replay")),
         h("a", { class: "button", href: api.recordUrl(this.code, game), download: `ono99-${this.code}-game${game}.json` }, t("end.record")),
       ),
