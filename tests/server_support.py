@@ -293,3 +293,30 @@ def running_cluster(n: int = 3, **options: Any) -> Iterator[Cluster]:
         if cluster is not None:
             cluster.stop()
         drop_schema(schema)
+
+
+def server_fixture(folder: str, **options: Any) -> Any:
+    """A module's ``server`` fixture: every test of the module runs twice, on one server with
+    SQLite, and (in the full tier) on three server processes on PostgreSQL and Redis, each
+    request and connection going to the next of them. ``options`` are ServerConfig's."""
+    import pytest
+
+    from tiers import slow
+
+    @pytest.fixture(scope="module", params=["sqlite", pytest.param("cluster", marks=slow)])
+    def server(
+        request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    ) -> Iterator[BackgroundServer | Cluster]:
+        if request.param == "sqlite":
+            with running_server(tmp_path_factory.mktemp(folder) / "ono99.db", **options) as srv:
+                yield srv
+        else:
+            with running_cluster(3, **options) as cluster:
+                yield cluster
+
+    return server
+
+
+def run(coro: Any, seconds: float = 60) -> None:
+    """Run a test's coroutine, failing it after ``seconds``."""
+    asyncio.run(asyncio.wait_for(coro, seconds))

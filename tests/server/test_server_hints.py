@@ -5,15 +5,14 @@ switched hints off. A real server on SQLite."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from ono99.server import BackgroundServer
-from server_support import Client, create_table, running_server
+from server_support import Client, create_table, run, running_server
 from test_server_protocol import seated
 
 OPTIONS: dict[str, Any] = {"grace": 600, "bot_delay": 0.05, "ws_rate": 50, "ws_burst": 100}
@@ -23,10 +22,6 @@ OPTIONS: dict[str, Any] = {"grace": 600, "bot_delay": 0.05, "ws_rate": 50, "ws_b
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackgroundServer]:
     with running_server(tmp_path_factory.mktemp("hints") / "ono99.db", **OPTIONS) as srv:
         yield srv
-
-
-def run(coro: Coroutine[Any, Any, None]) -> None:
-    asyncio.run(asyncio.wait_for(coro, 60))
 
 
 def test_the_hint_goes_to_the_person_to_play_alone(server: BackgroundServer) -> None:

@@ -5,35 +5,17 @@ processes on PostgreSQL and Redis, where the two people sit on different process
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Coroutine, Iterator
 from typing import Any
 
-import pytest
-
 from ono99.server import BackgroundServer
-from server_support import Client, Cluster, running_cluster, running_server
+from server_support import Client, Cluster, run, server_fixture
 from test_server_protocol import seated
-from tiers import slow
 
 # Turns of 0.05 s: the stand-in plays every turn, so a game is over in moments.
 OPTIONS: dict[str, Any] = {"grace": 600, "bot_delay": 0.01, "countdown": 1.0}
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("cluster", marks=slow)])
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackgroundServer | Cluster]:
-    if request.param == "sqlite":
-        with running_server(tmp_path_factory.mktemp("next") / "ono99.db", **OPTIONS) as srv:
-            yield srv
-    else:
-        with running_cluster(3, **OPTIONS) as cluster:
-            yield cluster
-
-
-def run(coro: Coroutine[Any, Any, None]) -> None:
-    asyncio.run(asyncio.wait_for(coro, 60))
+server = server_fixture("next", **OPTIONS)
 
 
 async def game_over(clients: dict[int, Client]) -> None:

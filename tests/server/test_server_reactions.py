@@ -5,34 +5,16 @@ three processes on PostgreSQL and Redis (each connection on the next process).""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Coroutine, Iterator
 from typing import Any
 
-import pytest
-
 from ono99.server import BackgroundServer
-from server_support import Client, Cluster, running_cluster, running_server
+from server_support import Client, Cluster, run, server_fixture
 from test_server_protocol import seated
-from tiers import slow
 
 OPTIONS: dict[str, Any] = {"grace": 600, "bot_delay": 30, "ws_rate": 50, "ws_burst": 100}
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("cluster", marks=slow)])
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackgroundServer | Cluster]:
-    if request.param == "sqlite":
-        with running_server(tmp_path_factory.mktemp("react") / "ono99.db", **OPTIONS) as srv:
-            yield srv
-    else:
-        with running_cluster(3, **OPTIONS) as cluster:
-            yield cluster
-
-
-def run(coro: Coroutine[Any, Any, None]) -> None:
-    asyncio.run(asyncio.wait_for(coro, 60))
+server = server_fixture("react", **OPTIONS)
 
 
 def test_a_reaction_reaches_everyone_and_only_the_offered_ones_do(

@@ -6,35 +6,26 @@ change closes is usually on another process than the one that made it)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from ono99.server import BackgroundServer
-from server_support import TIMEOUT, Client, Cluster, join, running_cluster, running_server
+from server_support import (
+    TIMEOUT,
+    Client,
+    Cluster,
+    join,
+    run,
+    server_fixture,
+)
 from test_server_protocol import seated
-from tiers import slow
 
 OPTIONS: dict[str, Any] = {"grace": 600, "bot_delay": 0.05, "ws_rate": 50, "ws_burst": 100}
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("cluster", marks=slow)])
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackgroundServer | Cluster]:
-    if request.param == "sqlite":
-        with running_server(tmp_path_factory.mktemp("seats") / "ono99.db", **OPTIONS) as srv:
-            yield srv
-    else:
-        with running_cluster(3, **OPTIONS) as cluster:
-            yield cluster
-
-
-def run(coro: Coroutine[Any, Any, None]) -> None:
-    asyncio.run(asyncio.wait_for(coro, 60))
+server = server_fixture("seats", **OPTIONS)
 
 
 async def close_code(client: Client) -> int | None:

@@ -7,8 +7,8 @@ table says when a move is due (``next_deadline``, ``pending_move``), the caller 
 (perhaps on another thread) and hands the choice back (``complete``).
 
 Seats and timing:
-- A bot seat moves ``bot_delay`` seconds after it may (draws, which race the next card under
-  the draw penalty, after half that).
+- A bot seat moves ``bot_delay`` seconds after it may; under the draw penalty it takes the
+  draw its card owes in the same move (no quick neighbour can make it lost).
 - A person's turn has a timer (``turn_seconds``, 0 for none). When it runs out, the stand-in
   bot (``greedy``) finishes that turn for them.
 - A person whose last connection drops keeps the seat for ``grace`` seconds; after that the
