@@ -1,7 +1,8 @@
 """The two tiers of the suite (STYLE.md principle 14).
 
 ``./test --quick`` runs every test not marked ``slow``: each package's fast tests, a spread
-sample of each sweep, one browser game and one server restart, in under two minutes. ``./test``
+sample of each sweep, one browser game and one server restart, in about a minute and a half
+on two cores. ``./test``
 runs everything, and is what CI runs. A test is slow when it costs seconds and a quicker test
 already catches what a change usually breaks there; a sweep stays in the quick tier through a
 sample of its cases (``sampled``), so a broken rule still fails the quick tier somewhere.
