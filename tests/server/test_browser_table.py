@@ -40,6 +40,7 @@ from ono99.i18n import refusal_text, translator
 from ono99.i18n.export import browser_catalog
 from ono99.server import BackgroundServer, ServerConfig
 from ono99.storage import SqliteStore
+from server_support import create_table
 from test_browser_e2e import (
     END,
     GAME_SECONDS,
@@ -198,10 +199,8 @@ def test_bot_moves_are_shown_one_at_a_time_and_catch_up(
     to the pile each time, quicker when many wait, never far behind, and ends on the game's own
     total."""
     base = fast_server.url
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 5
-    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
-    assert made.status_code == 201, made.text
-    code, token = made.json()["code"], made.json()["token"]
+    made = create_table(base, ["human"] + ["random"] * 5, turn_seconds=30)
+    code, token = made["code"], made["token"]
 
     async def main() -> None:
         errors: list[str] = []
@@ -244,10 +243,8 @@ def test_bot_moves_are_shown_one_at_a_time_and_catch_up(
 def test_reduced_motion_plays_a_whole_game(fast_server: BackgroundServer) -> None:
     """With prefers-reduced-motion, no card flies and nothing waits: a whole game, to its end."""
     base = fast_server.url
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2
-    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
-    assert made.status_code == 201, made.text
-    code, token = made.json()["code"], made.json()["token"]
+    made = create_table(base, ["human"] + ["random"] * 2, turn_seconds=30)
+    code, token = made["code"], made["token"]
 
     async def main() -> None:
         errors: list[str] = []
@@ -275,9 +272,8 @@ def test_reduced_motion_plays_a_whole_game(fast_server: BackgroundServer) -> Non
 def test_mute_is_remembered_and_sounds_follow_it(fast_server: BackgroundServer) -> None:
     """Sounds start after the first click; the mute button stops them, and a reload keeps it."""
     base = fast_server.url
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2
-    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
-    code, token = made.json()["code"], made.json()["token"]
+    made = create_table(base, ["human"] + ["random"] * 2, turn_seconds=30)
+    code, token = made["code"], made["token"]
     played = "async () => (await import('/static/js/sound.js')).played.slice()"
 
     async def main() -> None:
@@ -377,9 +373,8 @@ def test_the_end_screen_ranks_everyone_in_two_languages(
     finishing order (the winners, then the last out to the first out), each with its place:
     "1st", "2nd"… in English, and after a switch to Armenian, "1-ին", "2-րդ"…"""
     base = fast_server.url
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
-    made = httpx.post(f"{base}/api/tables", json={"seats": seats, "name": "Ana"})
-    code, token = made.json()["code"], made.json()["token"]
+    made = create_table(base, ["human"] + ["random"] * 3, turn_seconds=30)
+    code, token = made["code"], made["token"]
 
     async def main() -> None:
         errors: list[str] = []
