@@ -342,7 +342,9 @@ class Hub:
                 self.bus.publish(bus_channel(code), dumps(note))
             return
         if cmd.type == "hint":
-            table = self.get(code)
+            # As storage has it: on many processes our copy may not have heard the last move
+            # yet, and a hint for a stale position (or a stale "not your turn") helps nobody.
+            table = self.fresh(code)
             if table is None:
                 raise SessionError("not_found", "there is no such table")
             self._spawn(self._hint(code, table.hint(who), sub, cmd.id))
