@@ -465,7 +465,10 @@ def test_a_guest_asks_for_a_hint_and_leaves_and_the_host_frees_a_seat(
             await expect(tags.first).to_be_visible(timeout=20_000)
             texts = await tags.all_inner_texts()
             assert texts and all(t.strip().endswith("%") for t in texts), texts
-            await expect(asked.locator("#hand .chance-best")).to_have_count(1)
+            # The suggested move is marked: one card kind (two alike cards are one move).
+            best = asked.locator("#hand .hand-card:has(.chance-best)")
+            await expect(best.first).to_be_visible()
+            assert len(set(await best.evaluate_all("els => els.map(e => e.dataset.card)"))) == 1
             # Ben leaves (he confirms), and watches: no hand, no Leave button.
             ben.on("dialog", lambda d: asyncio.ensure_future(d.accept()))
             await ben.locator("#leave").click()
