@@ -23,8 +23,9 @@ from ..session import (
     normalize_code,
     parse_message,
 )
+from ..session.encode import dumps
 from .config import ServerConfig
-from .hub import Hub, dumps
+from .hub import Hub
 
 # Close codes (4000–4999 are ours; see docs/protocol.md).
 CLOSE_NOT_FOUND = 4404
