@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -80,6 +81,20 @@ def test_what_is_written_comes_back(opener: Opener) -> None:
     assert store.count_tables() == 1 and store.seq("abc") == 3
     assert store.seqs(["abc", "nope"]) == {"abc": 3} and store.seqs([]) == {}
     assert opener().load_table("abc") == store.load_table("abc")  # another connection agrees
+
+
+def test_a_closed_table_keeps_its_games_and_is_no_longer_active(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    assert store.idle_codes(time.time() + 60, 10) == ["abc"]  # unchanged since a minute ago
+    assert store.idle_codes(time.time() - 60, 10) == []  # but changed within the minute
+    with store.transaction():
+        store.bump("abc", 2)  # a write marks it changed now
+        store.close_table("abc")
+    table = store.load_table("abc")
+    assert table is not None and table.closed and table.seq == 3
+    assert len(table.actions) == 2 and store.games("abc") == [(1, False)]
+    assert store.active_codes() == [] and store.idle_codes(time.time() + 60, 10) == []
 
 
 def test_a_stale_writer_writes_nothing(opener: Opener) -> None:
@@ -164,8 +179,9 @@ def test_sqlite_files_of_the_first_schema_are_migrated(tmp_path: Path) -> None:
     db.close()
     store = SqliteStore(path)
     assert store.seq("old") == 0
+    assert store.idle_codes(1.0, 10) == ["old"]  # unchanged since it was made, at time 0
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
 
 
 def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
@@ -174,7 +190,7 @@ def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
     try:
         stores = [PostgresStore(postgres_url(schema)) for _ in range(2)]
         versions = stores[1]._db.execute("SELECT version FROM schema_version").fetchall()
-        assert versions == [(1,)]
+        assert versions == [(1,), (2,)]
         for store in stores:
             store.close()
     finally:

@@ -77,6 +77,14 @@ from .options import BadOptions, CliError
     type=click.FloatRange(0),
     help="Tables created or joined per second per client address (0: no limit).",
 )
+@click.option(
+    "--idle-minutes",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Minutes a table may go unchanged before it closes, unless people are playing it "
+    "(0: never); its finished games stay.",
+)
 def serve_command(
     host: str,
     port: int,
@@ -87,6 +95,7 @@ def serve_command(
     grace: float,
     min_turn: float,
     http_rate: float,
+    idle_minutes: float,
 ) -> None:
     """Serve ONO 99 to browsers: create a table, share its link, play in real time.
 
@@ -134,6 +143,7 @@ def serve_command(
         grace=grace,
         turn_limits=(min_turn, 600.0),
         http_rate=http_rate,
+        idle=idle_minutes * 60,
     )
 
     def ready(url: str) -> None:

@@ -74,6 +74,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         bus=open_bus(config.redis),
         takeover=config.takeover,
         heartbeat=config.heartbeat,
+        idle=config.idle,
     )
 
     @asynccontextmanager

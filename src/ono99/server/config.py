@@ -28,4 +28,7 @@ class ServerConfig:
     hello_timeout: float = 10.0
     queue_limit: int = 512  # unsent messages before a slow connection is dropped
     max_tables: int = 50_000  # tables held in memory
+    # Seconds a table may go unchanged before it closes, unless people are playing it (0:
+    # never): Hanab Live's 30 minutes. Its records stay (docs/deploy.md, "Tables end").
+    idle: float = 1800.0
     ws_max_size: int = 65536  # frames above this are refused by the websocket layer (1009)

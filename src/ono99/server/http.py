@@ -28,6 +28,7 @@ from .hub import Hub
 
 _STATUS = {
     "not_found": 404,
+    "closed": 410,
     "too_big": 413,
     "rate_limited": 429,
     "full": 409,
@@ -151,9 +152,9 @@ async def table_info(request: Request) -> Response:
     try:
         code = _table_code(request)
         hub = _hub(request)
-        table = hub.fresh(code)
+        table = hub.look(code)
         if table is None:
-            raise SessionError("not_found", "there is no such table")
+            raise hub.missing(code)
     except SessionError as exc:
         return error_response(exc)
     info = table.table_message(hub.now())

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -37,6 +38,7 @@ from ..session import (
     SessionError,
     Settings,
     Table,
+    TableClosed,
     TableConfig,
     TableCreated,
     new_code,
@@ -49,6 +51,8 @@ from .cluster import UNSYNCED, Alone, Cluster, Synced, notice
 from .pubsub import PubSub, Subscriber
 
 log = logging.getLogger("ono99.server")
+# Told to everyone at a table as it closes (then the connection closes with 4410).
+CLOSED_NOTICE = {"type": "notice", "code": "closed", "message": "this table has closed"}
 HINTS_KEPT = 256  # hints kept for a repeated ask (a reload, a second tab)
 
 
@@ -70,10 +74,15 @@ class Hub:
         bus: Bus | None = None,
         takeover: float = 1.0,
         heartbeat: float = 1.0,
+        idle: float = 1800.0,
     ):
         self.store = store
         self.settings = settings
         self.max_tables = max_tables
+        # Seconds a table may go unchanged before it closes, when it is not being played by
+        # someone here (0: never): docs/deploy.md, "Tables end".
+        self.idle = idle
+        self.touched: dict[str, float] = {}  # when each held table last changed (loop time)
         # The other processes serving these tables (none: ``Alone``).
         self.cluster: Cluster | Alone = (
             Alone() if bus is None else Cluster(bus, takeover=takeover, heartbeat=heartbeat)
@@ -105,14 +114,12 @@ class Hub:
         return self.loop.time()
 
     async def start(self) -> None:
-        """Take up every table whose game was still being played: bots and timers resume."""
+        """Start hearing the other processes, and closing idle tables. Tables load when
+        someone asks for them: a game nobody is at waits (``_reschedule``)."""
         self._loop = asyncio.get_running_loop()
         await self.cluster.start(self)
-        for code in self.store.active_codes():
-            try:
-                self.get(code)
-            except Exception:
-                log.exception("table %s could not be restored", code)
+        if self.idle > 0:
+            self.spawn(self._close_idle())
 
     async def stop(self) -> None:
         for handle in self._timers.values():
@@ -129,7 +136,7 @@ class Hub:
         if table is not None:
             return table
         stored = self.store.load_table(code)
-        if stored is None:
+        if stored is None or stored.closed:
             return None
         table = self._restore(stored, stored.actions, stored.finished)
         self._hold(table, stored.seq)
@@ -157,6 +164,7 @@ class Hub:
     def _hold(self, table: Table, seq: int) -> None:
         code = table.code
         self.tables[code] = table
+        self.touched[code] = self.now()
         self._synced(table, seq)
         self.cluster.hold(code)
 
@@ -186,7 +194,7 @@ class Hub:
         for _ in range(5):
             table = self.get(code)
             if table is None:
-                raise SessionError("not_found", "there is no such table")
+                raise self.missing(code)
             try:
                 result, effects = change(table)
             except SessionError:
@@ -253,8 +261,33 @@ class Hub:
             return
         with contextlib.suppress(Stale):
             self.commit(table, self._count(table, who, -1))
-        if table.phase != PLAYING and not self.audiences(table):
-            self._forget(table)  # nothing will happen there: it reloads from storage on demand
+        self._let_go(table)
+
+    def look(self, code: str) -> Table | None:
+        """The table as storage holds it, for a look from outside (the join page): not kept
+        in memory afterwards unless someone here is at it."""
+        table = self.fresh(code)
+        if table is not None:
+            self._let_go(table)
+        return table
+
+    def missing(self, code: str) -> SessionError:
+        """Why ``get(code)`` found no table: it never was, or it has closed."""
+        if self.store.seq(code) is not None:
+            return SessionError("closed", "this table has closed")
+        return SessionError("not_found", "there is no such table")
+
+    def _let_go(self, table: Table) -> None:
+        """Forget a table nobody here is at and nothing will happen at (it is not being
+        played, or nobody is at it anywhere: it waits): it reloads from storage on demand."""
+        if not self.audiences(table) and (table.phase != PLAYING or not self._attended(table)):
+            self._forget(table)
+
+    def _attended(self, table: Table) -> bool:
+        """Whether a person is at the table (on any process) or someone watches it here."""
+        return any(s.connections for s in table.seats) or self.pubsub.listening(
+            channel(table.code, None)
+        )
 
     def _count(self, table: Table, who: Identity, delta: int) -> Effects:
         """One connection more or fewer here; what it changes at the table (to commit)."""
@@ -282,6 +315,7 @@ class Hub:
         if self.tables.get(code) is table:
             del self.tables[code]
             self.synced.pop(code, None)
+            self.touched.pop(code, None)
             self.local.pop(code, None)
             self.links.pop(code, None)
             self.cluster.release(code)
@@ -366,6 +400,7 @@ class Hub:
                 raise SessionError("server_error", "the server could not save that") from None
             seq = self.synced_of(code).seq + 1
             self._synced(table, seq)
+            self.touched[code] = self.now()
             self.cluster.written(table, seq, effects)
         self._announce(table, effects)
         self._reschedule(table)
@@ -373,6 +408,7 @@ class Hub:
     def follow(self, table: Table, seq: int, effects: Effects) -> None:
         """Another process stored ``seq`` and we made its change on our copy: announce it."""
         self._synced(table, seq)
+        self.touched[table.code] = self.now()
         self._announce(table, effects)
         self._reschedule(table)
 
@@ -397,6 +433,8 @@ class Hub:
                     store.start_game(code, ch.game, ch.seed, ch.dealer)
                 elif isinstance(ch, TableCreated):
                     store.create_table(ch.code, ch.config, ch.host_hash)
+                elif isinstance(ch, TableClosed):
+                    store.close_table(ch.code)
 
     def catch_up(self, code: str, *, force: bool = False) -> None:
         """Bring the held table up to what storage holds, announcing to our connections
@@ -409,6 +447,9 @@ class Hub:
             return  # nothing new: one indexed read, not the whole table
         stored = self.store.load_table(code)
         if stored is None:
+            return
+        if stored.closed:  # by another process
+            self._closed(old)
             return
         seq, game, moves = self.synced_of(code)
         if not force and stored.seq == seq:
@@ -429,6 +470,7 @@ class Hub:
             self.tables[code] = table
             self._announce(table, Effects(table=True, snapshot=True))
         self._synced(table, stored.seq)
+        self.touched[code] = now
         self._reschedule(table)
 
     def replay(self, table: Table, seat: int, action: str, by: str) -> Effects:
@@ -501,13 +543,29 @@ class Hub:
     # ---------------------------------------------------------------- time
 
     def _reschedule(self, table: Table) -> None:
-        old = self._timers.pop(table.code, None)
+        """Set the table's next wake-up: its turn timer or bot move while someone is at it
+        (a game nobody is at waits for them), or its closing when it has been idle."""
+        code = table.code
+        old = self._timers.pop(code, None)
         if old is not None:
             old.cancel()
-        when = table.next_deadline()
+        when = table.next_deadline() if self._attended(table) else None
         if when is not None:
-            when += self.cluster.delay(table.code)
-            self._timers[table.code] = self.loop.call_at(when, self._wake, table.code)
+            when += self.cluster.delay(code)
+        closes = self._closes_at(table)
+        if closes is not None and (when is None or closes < when):
+            when = closes
+        if when is not None:
+            self._timers[code] = self.loop.call_at(when, self._wake, code)
+
+    def _closes_at(self, table: Table) -> float | None:
+        """When the table closes if nothing happens: ``idle`` seconds after its last change,
+        unless it is being played with a person at it."""
+        if self.idle <= 0:
+            return None
+        if table.phase == PLAYING and any(s.connections for s in table.seats):
+            return None
+        return self.touched.get(table.code, self.now()) + self.idle
 
     def _wake(self, code: str) -> None:
         self._timers.pop(code, None)
@@ -515,17 +573,61 @@ class Hub:
         if table is None:
             return
         now = self.now()
+        closes = self._closes_at(table)
+        if closes is not None and closes <= now:
+            self.close(table)
+            return
         try:
-            self.commit(table, table.expire(now))
-            move = table.pending_move(now)
-            while move is not None:
-                self.spawn(self._play_bot(table, move))
+            if self._attended(table):
+                self.commit(table, table.expire(now))
                 move = table.pending_move(now)
+                while move is not None:
+                    self.spawn(self._play_bot(table, move))
+                    move = table.pending_move(now)
         except (SessionError, Stale):
             pass  # already logged; the table was reloaded
         current = self.tables.get(code)
         if current is not None:
             self._reschedule(current)
+
+    # ---------------------------------------------------------------- the end
+
+    def close(self, table: Table) -> None:
+        """Close an idle table: stored as closed (its games and records stay), everyone at
+        it here told and disconnected, its memory freed; the other processes do the same
+        when they hear of it."""
+        try:
+            self.commit(table, Effects(changes=[TableClosed(table.code)]))
+        except (Stale, SessionError):
+            return  # it changed meanwhile, or storage is away: its next wake-up decides
+        self._closed(table)
+
+    def _closed(self, table: Table) -> None:
+        text = dumps(CLOSED_NOTICE)
+        for a in self.audiences(table):
+            self.pubsub.publish(channel(table.code, a), text)
+            self.pubsub.end(channel(table.code, a))
+        self._forget(table)
+
+    async def _close_idle(self) -> None:
+        """Close the tables storage holds idle that no process holds (forgotten lobbies,
+        games everyone left, tables from before a restart): a few at a time, every so often.
+        The tables held here close on their own timers."""
+        pause = min(60.0, max(0.5, self.idle / 10))
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                codes = self.store.idle_codes(time.time() - self.idle, 100)
+            except Exception:
+                log.exception("could not look for idle tables")
+                continue
+            for code in codes:
+                if code in self.tables:
+                    continue
+                with contextlib.suppress(Exception):
+                    table = self.get(code)
+                    if table is not None:
+                        self.close(table)
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)

@@ -32,6 +32,7 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_HELLO_TIMEOUT = 4408
+CLOSE_CLOSED = 4410  # the table has closed (idle)
 CLOSE_POLICY = 1008  # too many refused messages
 CLOSE_TOO_SLOW = 1013  # the client did not read its messages
 
@@ -57,6 +58,9 @@ class Connection:
     def drop(self) -> None:
         """The seat is no longer this link's: the client forgets the link and watches."""
         self.close(CLOSE_BAD_TOKEN)
+
+    def end(self) -> None:
+        self.close(CLOSE_CLOSED)
 
     def close(self, code: int = 1000) -> None:
         if not self.closing:
@@ -88,7 +92,8 @@ async def table_socket(ws: WebSocket) -> None:
     code = normalize_code(ws.path_params.get("code", ""))
     table = hub.get(code) if code else None
     if code is None or table is None:
-        await _refuse(ws, SessionError("not_found", "there is no such table"), CLOSE_NOT_FOUND)
+        gone = hub.missing(code) if code else SessionError("not_found", "there is no such table")
+        await _refuse(ws, gone, CLOSE_CLOSED if gone.code == "closed" else CLOSE_NOT_FOUND)
         return
     try:
         who = await asyncio.wait_for(_hello(ws, hub, code), config.hello_timeout)

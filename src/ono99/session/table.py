@@ -147,7 +147,13 @@ class GameFinished(NamedTuple):
     record: str  # the N3 record, JSON
 
 
-Change = TableCreated | SeatChanged | GameStarted | ActionTaken | GameFinished
+class TableClosed(NamedTuple):
+    """Idle too long (the server's choice, docs/deploy.md): nobody plays or joins it again."""
+
+    code: str
+
+
+Change = TableCreated | SeatChanged | GameStarted | ActionTaken | GameFinished | TableClosed
 
 
 class Step(NamedTuple):

@@ -41,6 +41,7 @@ class StoredTable:
     finished: bool = False
     actions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action, by)
     seq: int = 0  # batches of changes written since the table was created
+    closed: bool = False  # closed (idle): kept for its records, no longer played
 
 
 class Conflict(Exception):
@@ -80,6 +81,10 @@ class Store(Protocol):
 
     def finish_game(self, code: str, game: int, record: str) -> None: ...
 
+    def close_table(self, code: str) -> None:
+        """Close the table: its games and records stay, nobody plays or joins it again."""
+        ...
+
     def append_action(
         self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
     ) -> None:
@@ -110,6 +115,11 @@ class Store(Protocol):
     def record(self, code: str, game: int) -> str | None: ...
 
     def count_tables(self) -> int: ...
+
+    def idle_codes(self, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` open tables unchanged since ``before`` (``time.time()``), the
+        longest idle first."""
+        ...
 
 
 def open_store(url: str, *, durable: bool = False) -> Store:

@@ -209,8 +209,10 @@ class TableView {
         this.leaving = false;
         this.retry = 0;
       }
-      if (e.code === 4404) {
-        this.root.replaceChildren(h("p", { role: "alert" }, t("error.not_found")));
+      if (e.code === 4404 || e.code === 4410) {
+        // No such table, or it has closed (idle too long): nothing to reconnect to.
+        const why = e.code === 4410 ? t("error.closed") : t("error.not_found");
+        this.root.replaceChildren(h("p", { role: "alert" }, why));
         return;
       }
       this.setStatus("offline");
