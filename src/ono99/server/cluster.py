@@ -123,6 +123,8 @@ class Cluster:
         self._suspects: dict[str, int] = {}  # tables storage held newer at their last sweep
         self.sweep_beats = 3  # few tables: sweep them all every this many beats
         self.sweep_chunk = 250  # many: this many per beat, in turn
+        self.poll = 0.25  # seconds between reads of storage while the bus is down
+        self._polling = False
         self.up = False
         self.was_down = False
         self._hub: Hub | None = None
@@ -289,6 +291,9 @@ class Cluster:
         hub.broadcast(notice(up))
         if not up:
             self.was_down = True
+            if not self._polling:
+                self._polling = True
+                hub.spawn(self._poll())
             return
         if self.was_down:  # what the others did meanwhile is in storage
             for code in list(hub.tables):
@@ -296,6 +301,29 @@ class Cluster:
                     hub.catch_up(code)
                 if hub.local.get(code):
                     self.connections_changed(code)
+
+    async def _poll(self) -> None:
+        """While the bus is down, read storage every ``poll`` seconds for the tables someone
+        here is at: a move made on another process reaches them within about that (one
+        indexed query for all of them), not at the next sweep."""
+        hub = self.hub
+        try:
+            while not self.up:
+                await asyncio.sleep(self.poll)
+                codes = [code for code, table in hub.tables.items() if hub.audiences(table)]
+                try:
+                    stored = hub.store.seqs(codes)
+                except Exception:
+                    log.exception("could not read the tables while the bus is down")
+                    continue
+                for code, seq in stored.items():
+                    if code in hub.tables and seq != hub.synced_of(code).seq:
+                        try:
+                            hub.catch_up(code)
+                        except Exception:
+                            log.exception("table %s could not be caught up", code)
+        finally:
+            self._polling = False
 
     # ---------------------------------------------------------------- the beat
 
