@@ -338,6 +338,13 @@ class Hub:
             self.shout(code, message)
             self.cluster.reacted(code, message)  # the other processes show it too
             return
+        if cmd.type == "relink":
+            assert cmd.seat is not None
+            index = cmd.seat
+            token = self.mutate(code, lambda table: table.relink(who, index))
+            reply = {"type": "link", "seat": index, "token": token}
+            sub.send(dumps(reply if cmd.id is None else {**reply, "id": cmd.id}))
+            return
         if cmd.type == "hint":
             # As storage has it: on many processes our copy may not have heard the last move
             # yet, and a hint for a stale position (or a stale "not your turn") helps nobody.

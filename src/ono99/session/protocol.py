@@ -24,12 +24,18 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "again": {},
     "seat": {"seat": (int,), "kind": (str,), "bot": (str,)},
     "leave": {},
+    "relink": {"seat": (int,)},
     "hint": {},
     "react": {"reaction": (str,)},
     "ready": {},
     "ping": {},
 }
-_REQUIRED = {"act": ("action",), "seat": ("seat", "kind"), "react": ("reaction",)}
+_REQUIRED = {
+    "act": ("action",),
+    "seat": ("seat", "kind"),
+    "react": ("reaction",),
+    "relink": ("seat",),
+}
 _MAX_TEXT = {"token": MAX_TOKEN_LENGTH, "action": 40, "kind": 10, "bot": 40, "reaction": 8}
 
 

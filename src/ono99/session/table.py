@@ -448,6 +448,22 @@ class Table:
         self._schedule(now)
         return Effects([self._seat_change(seat)], table=True)
 
+    def relink(self, who: Identity, index: int) -> tuple[str, Effects]:
+        """The host gives a person's seat a new personal link (the old one leaked, say): the
+        old link holds no seat from now on, and its connections close. Returns the new
+        token, for the host to pass on."""
+        self._host_only(who)
+        if not 0 <= index < len(self.seats):
+            raise SessionError("bad_seat", f"there is no seat {index}", seat=index)
+        seat = self.seats[index]
+        if seat.kind != HUMAN or seat.name is None:
+            raise SessionError("bad_seat", f"nobody sits at seat {index}", seat=index)
+        if index == who.seat:
+            raise SessionError("bad_seat", "your own link also hosts the table", seat=index)
+        token = new_token()
+        seat.token_hash = token_hash(token)
+        return token, Effects([self._seat_change(seat)], table=True)
+
     def set_seat(
         self, who: Identity, index: int, kind: str, bot: str | None, now: float
     ) -> Effects:

@@ -170,6 +170,7 @@ class TableView {
     this.hurrying = false;
     this.wake = null; // cuts the queue's current pause short (hurry)
     this.pile = []; // the last cards on the discard pile this round
+    this.newLinks = new Map(); // seat -> a personal link the host just made for it
     this.lastCards = {}; // seat -> its last card, shown beside it until its next turn
     this.shownTotal = null;
     this.refusals = new Map(); // "moves|action" -> the server's refusal, worded
@@ -262,6 +263,12 @@ class TableView {
         break;
       case "reaction":
         this.showReaction(m.seat, m.reaction);
+        break;
+      case "link":
+        // The host gave a seat a new personal link: the old one no longer holds it.
+        this.newLinks.set(m.seat, `${location.origin}/t/${this.code}#seat=${m.token}`);
+        this.fillHostSeats();
+        toast(t("host.new_link_made", { name: this.nameOf(m.seat) }), "good");
         break;
       case "hint":
         if (this.game && m.game === this.game.game && m.moves === this.game.moves) {
@@ -556,7 +563,8 @@ class TableView {
   }
 
   // The host's seats, during and between games: open a person's seat (a stand-in plays it
-  // until someone joins with the table's link).
+  // until someone joins with the table's link), or give it a new personal link (a leaked
+  // one stops working at once).
   fillHostSeats() {
     const box = document.getElementById("host-seats");
     const people = this.me.host ? this.table.seats.filter((s) => s.kind === "human" && !s.open && s.seat !== this.me.seat) : [];
@@ -567,7 +575,12 @@ class TableView {
       h("ul", { class: "lobby-seats" }, ...people.map((s) =>
         h("li", { class: "lobby-seat" },
           h("span", { class: "seat-name" }, this.seatLine(s)),
-          h("button", { type: "button", class: "small", onclick: () => this.send({ type: "seat", seat: s.seat, kind: "open" }) }, t("host.open_seat")))))));
+          h("button", { type: "button", class: "small", onclick: () => this.send({ type: "seat", seat: s.seat, kind: "open" }) }, t("host.open_seat")),
+          h("button", { type: "button", class: "small", onclick: () => this.send({ type: "relink", seat: s.seat, id: "relink" }) }, t("host.new_link")),
+          this.newLinks.has(s.seat)
+            ? h("p", { class: "hint new-link" }, t("host.new_link_hint", { name: s.name }), " ",
+                h("button", { type: "button", class: "small", onclick: async () => toast((await copyText(this.newLinks.get(s.seat))) ? t("copy.done") : t("copy.failed")) }, t("invite.copy_personal")))
+            : null)))));
   }
 
   bots() {
