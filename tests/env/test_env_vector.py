@@ -35,7 +35,7 @@ from ono99.engine import (
     view,
 )
 from ono99.engine.state import OUT
-from ono99.env.core import final_reward
+from ono99.env.rewards import final_reward
 from ono99.env.vector import VectorEnv, observe
 from ono99.features import encode, legal_mask
 from ono99.sim.driver import BotError, advance

@@ -87,7 +87,8 @@ from ..features import (
 )
 from ..sim.driver import move
 from ..sim.fast import Deal, FastBatch
-from .core import ILLEGAL, action_mask, final_reward
+from .action_space import action_mask
+from .rewards import ILLEGAL, final_reward
 
 _OUT = OUT.code  # the batch simulator's status arrays hold the codes
 
