@@ -266,7 +266,7 @@ def test_imports_are_resolved(module: str, package: bool, source: str, target: s
         ("ono99.features", "gymnasium", True),
         ("ono99.i18n.catalog", "ono99.bots", True),
         ("ono99.sim.tournament", "ono99.cli.main", True),
-        ("ono99.env.core", "ono99.sim", False),
+        ("ono99.env.rewards", "ono99.sim", False),
         ("ono99.cli.play", "ono99.server", False),
     ],
 )
