@@ -20,7 +20,8 @@ from .options import BadOptions, CliError
     cls=Command,
     epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db\n"
     "  ono99 serve --database postgresql://db/ono99 --redis redis://cache:6379\n"
-    "  ono99 serve --workers 4 --database postgresql://db/ono99 --redis redis://cache:6379",
+    "  ono99 serve --workers 4 --database postgresql://db/ono99 --redis redis://cache:6379\n"
+    "  ono99 serve --metrics",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -77,6 +78,12 @@ from .options import BadOptions, CliError
     type=click.FloatRange(0),
     help="Tables created or joined per second per client address (0: no limit).",
 )
+@click.option(
+    "--metrics",
+    is_flag=True,
+    help="Serve GET /metrics (Prometheus) to whoever reaches the server: keep it from the "
+    "public at the proxy (docs/deploy.md, Watching a server).",
+)
 def serve_command(
     host: str,
     port: int,
@@ -87,6 +94,7 @@ def serve_command(
     grace: float,
     min_turn: float,
     http_rate: float,
+    metrics: bool,
 ) -> None:
     """Serve ONO 99 to browsers: create a table, share its link, play in real time.
 
@@ -134,6 +142,7 @@ def serve_command(
         grace=grace,
         turn_limits=(min_turn, 600.0),
         http_rate=http_rate,
+        metrics=metrics,
     )
 
     def ready(url: str) -> None:

@@ -29,3 +29,4 @@ class ServerConfig:
     queue_limit: int = 512  # unsent messages before a slow connection is dropped
     max_tables: int = 50_000  # tables held in memory
     ws_max_size: int = 65536  # frames above this are refused by the websocket layer (1009)
+    metrics: bool = False  # GET /metrics (Prometheus); off: a server's internals are not public
