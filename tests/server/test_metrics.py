@@ -1,17 +1,23 @@
 """``GET /metrics`` (``ono99 serve --metrics``): a real server, real websockets, and the
 Prometheus text it gives — connections by role, tables by phase, moves by who made them with
-their latency, refusals by code, the bus. Off unless asked for.
+their latency, refusals by code, the bus. Off unless asked for. Under ``--workers 2`` a scrape
+of either process adds up both (a real ``ono99 serve`` process tree on PostgreSQL and Redis).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from server_support import TIMEOUT, Client, create_table, run, running_server
+from tiers import slow
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -92,3 +98,79 @@ def test_metrics_count_what_happens_at_a_table(tmp_path: Path) -> None:
             await player.close()
 
         run(main())
+
+
+# ------------------------------------------------------------------ many processes
+
+
+@contextlib.contextmanager
+def workers(n: int) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``ono99 serve --workers n --metrics`` on a fresh PostgreSQL schema and Redis."""
+    from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
+    from test_server_workers import serve
+
+    need_postgres()
+    need_redis()
+    schema = fresh_schema()
+    proc = serve(
+        *("--workers", str(n), "--metrics", "--bot-delay", "0.01", "--http-rate", "0"),
+        *("--database", postgres_url(schema), "--redis", REDIS),
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+        assert found, line + (proc.stderr.read() if proc.stderr else "")
+        yield found.group(1), proc
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=TIMEOUT)
+        drop_schema(schema)
+        assert "Traceback" not in err, err
+
+
+@slow
+def test_a_scrape_of_any_worker_sums_them_all() -> None:
+    from test_server_workers import accepted_by, children
+
+    with workers(2) as (url, proc):
+        ws_url = url.replace("http://", "ws://")
+        port = int(url.rsplit(":", 1)[1])
+        pids = children(proc.pid)
+
+        async def main() -> None:
+            # Each process reads its hub every second: the bus comes up just after "ready".
+            for _ in range(int(TIMEOUT * 10)):
+                if value(scrape(url), "ono99_bus_up") == 1:
+                    break
+                await asyncio.sleep(0.1)
+            clients: list[Client] = []
+            holders: set[int] = set()
+            # Open connections (each to a table of its own) until both processes hold some:
+            # the kernel hands each to whichever process accepts first.
+            while len(holders) < 2:
+                assert len(clients) < 40, "every connection went to one process"
+                host = create_table(url, ["human", "greedy"])
+                client = await Client.open(ws_url, host["code"], host["token"])
+                clients.append(client)
+                holders.add(accepted_by(pids, port, client.ws.local_address[1]))
+            # Tables per process (a pid label each), both among them, within a second or so.
+            for _ in range(int(TIMEOUT * 10)):
+                samples = scrape(url)
+                held = {
+                    int(dict(labels)["pid"]): v
+                    for (name, labels), v in samples.items()
+                    if name == "ono99_tables" and v > 0
+                }
+                if holders <= set(held):
+                    break
+                await asyncio.sleep(0.1)
+            assert holders <= set(held) and sum(held.values()) >= len(clients)
+            for _ in range(6):  # several scrapes, so that both processes answer some
+                samples = scrape(url)
+                assert value(samples, "ono99_connections", role="player") == len(clients)
+                assert value(samples, "ono99_bus_up") == 1
+            for client in clients:
+                await client.close()
+
+        run(main(), 120)
