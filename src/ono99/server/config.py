@@ -30,3 +30,4 @@ class ServerConfig:
     max_tables: int = 50_000  # tables held in memory
     ws_max_size: int = 65536  # frames above this are refused by the websocket layer (1009)
     metrics: bool = False  # GET /metrics (Prometheus); off: a server's internals are not public
+    log_format: str = "text"  # or "json": one JSON object a line (server/logs.py)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import signal
 import socket
@@ -32,8 +33,11 @@ from types import FrameType
 from prometheus_client import multiprocess
 
 from .config import ServerConfig
+from .logs import configure
 from .metrics import MULTIPROCESS
 from .runner import address, bind, serve_on
+
+log = logging.getLogger("ono99.server")
 
 
 class WorkerFailed(Exception):
@@ -87,6 +91,7 @@ def serve_workers(
 ) -> None:
     """Serve on ``workers`` processes until SIGINT or SIGTERM. ``on_ready`` gets the one
     address once every child listens. Raises ``WorkerFailed`` if a child dies starting."""
+    configure(config.log_format)
     sock = bind(host, port)
     stop = threading.Event()
     # Metrics: each child writes its values in this folder, and a scrape of any child adds
@@ -113,11 +118,10 @@ def serve_workers(
         while not stop.wait(0.2):
             for i, child in enumerate(children):
                 if not child.alive and time.monotonic() - child.started > restart_after:
-                    print(
-                        f"server process {child.proc.pid} exited ({child.proc.returncode}); "
-                        "starting another",
-                        file=sys.stderr,
-                        flush=True,
+                    log.warning(
+                        "server process %d exited (%d); starting another",
+                        child.proc.pid,
+                        child.proc.returncode,
                     )
                     if shared is not None:
                         multiprocess.mark_process_dead(child.proc.pid, shared.name)
