@@ -7,8 +7,11 @@ of either process adds up both (a real ``ono99 serve`` process tree on PostgreSQ
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import os
 import re
+import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -145,15 +148,16 @@ def test_a_scrape_of_any_worker_sums_them_all() -> None:
                     break
                 await asyncio.sleep(0.1)
             clients: list[Client] = []
-            holders: set[int] = set()
+            where: list[int] = []  # the process holding each client's connection
             # Open connections (each to a table of its own) until both processes hold some:
             # the kernel hands each to whichever process accepts first.
-            while len(holders) < 2:
+            while len(set(where)) < 2:
                 assert len(clients) < 40, "every connection went to one process"
                 host = create_table(url, ["human", "greedy"])
                 client = await Client.open(ws_url, host["code"], host["token"])
                 clients.append(client)
-                holders.add(accepted_by(pids, port, client.ws.local_address[1]))
+                where.append(accepted_by(pids, port, client.ws.local_address[1]))
+            holders = set(where)
             # Tables per process (a pid label each), both among them, within a second or so.
             for _ in range(int(TIMEOUT * 10)):
                 samples = scrape(url)
@@ -170,6 +174,26 @@ def test_a_scrape_of_any_worker_sums_them_all() -> None:
                 samples = scrape(url)
                 assert value(samples, "ono99_connections", role="player") == len(clients)
                 assert value(samples, "ono99_bus_up") == 1
+
+            # Every connection has a command refused; then one process dies: its connections
+            # leave the sum (its supervisor drops its gauges), its refusals stay in it.
+            refused: collections.Counter[str] = collections.Counter()
+            for client in clients:
+                await client.send({"type": "act", "action": "fly away"})
+                refused[(await client.expect("error"))["code"]] += 1
+            os.kill(where[0], signal.SIGKILL)
+            left = sum(1 for pid in where if pid != where[0])
+            for _ in range(int(TIMEOUT * 10)):
+                samples = scrape(url)
+                if value(samples, "ono99_connections", role="player") == left:
+                    break
+                await asyncio.sleep(0.1)
+            assert value(samples, "ono99_connections", role="player") == left
+            for code, count in refused.items():
+                assert value(samples, "ono99_refusals_total", code=code) == count
+            assert where[0] not in {
+                int(dict(labels)["pid"]) for (name, labels) in samples if name == "ono99_tables"
+            }
             for client in clients:
                 await client.close()
 
