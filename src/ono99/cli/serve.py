@@ -20,7 +20,8 @@ from .options import BadOptions, CliError
     cls=Command,
     epilog="\b\nExamples:\n  ono99 serve\n  ono99 serve --port 8000 --db games.db\n"
     "  ono99 serve --database postgresql://db/ono99 --redis redis://cache:6379\n"
-    "  ono99 serve --workers 4 --database postgresql://db/ono99 --redis redis://cache:6379",
+    "  ono99 serve --workers 4 --database postgresql://db/ono99 --redis redis://cache:6379\n"
+    "  ono99 serve --metrics --log-format json",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -85,6 +86,19 @@ from .options import BadOptions, CliError
     help="Minutes a table may go unchanged before it closes, unless people are playing it "
     "(0: never); its finished games stay.",
 )
+@click.option(
+    "--metrics",
+    is_flag=True,
+    help="Serve GET /metrics (Prometheus) to whoever reaches the server: keep it from the "
+    "public at the proxy (docs/deploy.md, Watching a server).",
+)
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: each log line a JSON object (time, level, logger, message, exc_info).",
+)
 def serve_command(
     host: str,
     port: int,
@@ -96,6 +110,8 @@ def serve_command(
     min_turn: float,
     http_rate: float,
     idle_minutes: float,
+    metrics: bool,
+    log_format: str,
 ) -> None:
     """Serve ONO 99 to browsers: create a table, share its link, play in real time.
 
@@ -144,6 +160,8 @@ def serve_command(
         turn_limits=(min_turn, 600.0),
         http_rate=http_rate,
         idle=idle_minutes * 60,
+        metrics=metrics,
+        log_format=log_format,
     )
 
     def ready(url: str) -> None:
@@ -166,6 +184,8 @@ def serve_command(
                 serve_workers(config, host, port, workers, on_ready=ready)
             except WorkerFailed as exc:
                 raise CliError(f"{exc}; see the messages above") from None
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how it stops (uvicorn re-raises it): no "Aborted!", not in JSON logs
     except ImportError as exc:
         raise CliError(
             f"PostgreSQL and Redis need the scale extra: {pip_install('scale')}"

@@ -32,3 +32,5 @@ class ServerConfig:
     # never): Hanab Live's 30 minutes. Its records stay (docs/deploy.md, "Tables end").
     idle: float = 1800.0
     ws_max_size: int = 65536  # frames above this are refused by the websocket layer (1009)
+    metrics: bool = False  # GET /metrics (Prometheus); off: a server's internals are not public
+    log_format: str = "text"  # or "json": one JSON object a line (server/logs.py)

@@ -25,6 +25,7 @@ from ..session import (
 from ..session.config import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .config import ServerConfig
 from .hub import Hub
+from .metrics import Metrics
 
 _STATUS = {
     "not_found": 404,
@@ -41,6 +42,12 @@ _STATUS = {
 
 def error_response(exc: SessionError) -> JSONResponse:
     return JSONResponse({"error": exc.to_json()}, status_code=_STATUS.get(exc.code, 400))
+
+
+def _refused(request: Request, exc: SessionError) -> JSONResponse:
+    metrics: Metrics = request.app.state.metrics
+    metrics.refused(exc.code)
+    return error_response(exc)
 
 
 def _hub(request: Request) -> Hub:
@@ -123,7 +130,7 @@ async def create_table(request: Request) -> Response:
         )
         table, token, who = hub.create(config, name)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     return JSONResponse(
         {"code": table.code, "seat": who.seat, "host": True, "token": token}, status_code=201
     )
@@ -144,7 +151,7 @@ async def join_table(request: Request) -> Response:
 
         seat, token = hub.mutate(code, take_seat)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     return JSONResponse({"code": code, "seat": seat, "host": False, "token": token})
 
 
@@ -156,7 +163,7 @@ async def table_info(request: Request) -> Response:
         if table is None:
             raise hub.missing(code)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     info = table.table_message(hub.now())
     del info["type"]
     info["games"] = [{"game": g, "finished": f} for g, f in hub.store.games(code)]
@@ -179,7 +186,7 @@ async def game_record(request: Request) -> Response:
     try:
         code, game, text = _finished_record(request)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     return Response(
         text,
         media_type="application/json",
@@ -192,5 +199,5 @@ async def game_replay(request: Request) -> Response:
         code, game, text = _finished_record(request)
         replay = encode_replay(text)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     return JSONResponse({"code": code, "game": game, **replay})

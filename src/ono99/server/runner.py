@@ -13,6 +13,7 @@ import uvicorn
 
 from .app import create_app
 from .config import ServerConfig
+from .logs import log_config
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -31,6 +32,7 @@ def make_server(config: ServerConfig) -> uvicorn.Server:
         uvicorn.Config(
             create_app(config),
             log_level="warning",
+            log_config=log_config(config.log_format),
             access_log=False,  # addresses hold table codes; keep them out of logs
             ws_max_size=config.ws_max_size,
             lifespan="on",

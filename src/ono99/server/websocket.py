@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -26,6 +27,7 @@ from ..session import (
 from ..session.encode import dumps
 from .config import ServerConfig
 from .hub import Hub
+from .metrics import Metrics
 
 # Close codes (4000–4999 are ours; see docs/protocol.md).
 CLOSE_NOT_FOUND = 4404
@@ -88,6 +90,7 @@ def error_message(exc: SessionError, ref: Any = None) -> str:
 async def table_socket(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
     config: ServerConfig = ws.app.state.config
+    metrics: Metrics = ws.app.state.metrics
     await ws.accept()
     code = normalize_code(ws.path_params.get("code", ""))
     table = hub.get(code) if code else None
@@ -113,15 +116,18 @@ async def table_socket(ws: WebSocket) -> None:
         return
     writer = asyncio.create_task(conn.write_loop())
     limiter = RateLimiter(config.ws_rate, config.ws_burst, hub.now())
+    metrics.connected(who.seat, +1)
     try:
         while not conn.closing:
             message = await ws.receive()
+            arrived = time.perf_counter()
             if message["type"] == "websocket.disconnect" or conn.closing:
                 break  # closing: e.g. its seat was given up, so it may not act for it
             if not limiter.allow(hub.now()):
                 if limiter.refused > config.max_refused:
                     conn.close(CLOSE_POLICY)
                     break
+                metrics.refused("rate_limited")
                 conn.send(
                     error_message(SessionError("rate_limited", "too many messages; slow down"))
                 )
@@ -134,11 +140,15 @@ async def table_socket(ws: WebSocket) -> None:
                 cmd = parse_message(frame)
                 ref = cmd.id
                 hub.handle(code, who, cmd, conn)
+                if cmd.type == "act":
+                    metrics.move_seconds.observe(time.perf_counter() - arrived)
             except SessionError as exc:
+                metrics.refused(exc.code)
                 conn.send(error_message(exc, ref if ref is not None else message_id(frame)))
     except WebSocketDisconnect:
         pass
     finally:
+        metrics.connected(who.seat, -1)
         hub.detach(code, who, conn)
         conn.close(conn.close_code)
         with contextlib.suppress(Exception):
@@ -169,6 +179,8 @@ async def _hello(ws: WebSocket, hub: Hub, code: str) -> Identity:
 
 
 async def _refuse(ws: WebSocket, exc: SessionError, close: int) -> None:
+    metrics: Metrics = ws.app.state.metrics
+    metrics.refused(exc.code)
     with contextlib.suppress(Exception):
         await ws.send_text(error_message(exc))
         await ws.close(close)
