@@ -35,6 +35,7 @@ def make_server(config: ServerConfig) -> uvicorn.Server:
             log_config=log_config(config.log_format),
             access_log=False,  # addresses hold table codes; keep them out of logs
             ws_max_size=config.ws_max_size,
+            ws_per_message_deflate=False,
             lifespan="on",
             timeout_graceful_shutdown=2,
         )
