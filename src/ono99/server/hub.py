@@ -181,6 +181,7 @@ class Hub:
             dealer=stored.dealer,
             actions=actions,
             finished=finished,
+            wins=stored.wins,
         )
 
     def _hold(self, table: Table, seq: int) -> None:

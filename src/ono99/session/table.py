@@ -255,6 +255,9 @@ class Table:
         # the next one, and when the host's countdown to it ends.
         self.ready: set[int] = set()
         self.countdown: float | None = None
+        # The running tally: games won by each seat at this table (stored in each finished
+        # game's record, meta.winners; a restart counts them again).
+        self.wins = [0] * len(seats)
 
     # ---------------------------------------------------------------- making one
 
@@ -297,10 +300,14 @@ class Table:
         dealer: int | None = None,
         actions: Sequence[tuple[int, str, str]] = (),
         finished: bool = False,
+        wins: dict[int, int] | None = None,
     ) -> Table:
         """A table rebuilt from storage: its latest game is replayed action by action."""
         table = cls(code, config, host_hash, seats, settings)
         table.game = game
+        for seat, count in (wins or {}).items():
+            if 0 <= seat < len(seats):
+                table.wins[seat] = count
         if game:
             assert seed is not None
             state = new_game(config.rules, seed, dealer=dealer)
@@ -309,6 +316,8 @@ class Table:
                 table.by.append(by)
             table.state = state
             table.phase = OVER if finished or state.over else PLAYING
+            if state.over:
+                table._count_win()
             table._make_bots()
         table._schedule(now)
         return table
@@ -693,6 +702,7 @@ class Table:
             "rules": self.rules.to_dict(minimal=False),
             "turn_seconds": self.config.turn_seconds,
             "hints": self.config.hints,
+            "tally": list(self.wins),
             "seats": [s.to_json() for s in self.seats],
             "turn": self.turn_info(now),
             "next": self.next_info(now),
@@ -757,6 +767,7 @@ class Table:
             "names": [s.name for s in self.seats],
             "players": [s.bot if s.kind == BOT else HUMAN for s in self.seats],
             "by": list(self.by),
+            "winners": list(self.state.winners),  # the table's tally is counted from these
         }
         return record_of(self.state, meta).to_json()
 
@@ -808,6 +819,7 @@ class Table:
         changes: list[Change] = [GameStarted(self.game, seed, self.state.dealer)]
         if self.state.over:  # possible in principle: nobody dealt in can play at all
             self.phase = OVER
+            self._count_win()
             changes.append(GameFinished(self.game, self.record_json()))
         self._schedule(now)
         return Effects(changes, table=True, snapshot=True)
@@ -822,11 +834,17 @@ class Table:
         table = False
         if self.state.over:
             self.phase = OVER
+            self._count_win()
             changes.append(GameFinished(self.game, self.record_json()))
             table = True
         self._schedule(now)
         step = Step(seat, str(action), by, before.event_count, self.state)
         return Effects(changes, table=table, steps=[step])
+
+    def _count_win(self) -> None:
+        assert self.state is not None
+        for seat in self.state.winners:
+            self.wins[seat] += 1
 
     def _schedule(self, now: float) -> None:
         """Bring the timers in line with the state: who moves when."""

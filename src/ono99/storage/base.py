@@ -15,6 +15,7 @@ four tables that both backends must keep in step by hand anyway.
 
 from __future__ import annotations
 
+import json
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -41,6 +42,20 @@ class StoredTable:
     finished: bool = False
     actions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action, by)
     seq: int = 0  # batches of changes written since the table was created
+    # Games won per seat in the table's finished games before the latest one (that one's
+    # winners come from replaying it): the running tally. From each record's meta.winners.
+    wins: dict[int, int] = field(default_factory=dict)
+
+
+def count_wins(rows: list[tuple[int, str | None]], latest: int) -> dict[int, int]:
+    """The tally from (game, winners as JSON text) rows, leaving out game ``latest``."""
+    wins: dict[int, int] = {}
+    for game, text in rows:
+        if game == latest or not text:
+            continue
+        for seat in json.loads(text):
+            wins[int(seat)] = wins.get(int(seat), 0) + 1
+    return wins
 
 
 class Conflict(Exception):

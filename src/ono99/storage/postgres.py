@@ -30,7 +30,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 
-from .base import Conflict, StoredSeat, StoredTable
+from .base import Conflict, StoredSeat, StoredTable, count_wins
 
 _V1 = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -253,6 +253,12 @@ class PostgresStore:
                     (code, table.game),
                 )
             ]
+        rows = db.execute(
+            "SELECT game, record::json -> 'meta' ->> 'winners' FROM games "
+            "WHERE code = %s AND finished IS NOT NULL",
+            (code,),
+        ).fetchall()
+        table.wins = count_wins(rows, table.game)
         return table
 
     def seq(self, code: str) -> int | None:

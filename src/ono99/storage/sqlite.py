@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .base import Conflict, StoredSeat, StoredTable
+from .base import Conflict, StoredSeat, StoredTable, count_wins
 
 # The versioned migrations: the file's ``user_version`` is the last one applied.
 _V1 = """
@@ -205,6 +205,12 @@ class SqliteStore:
                     (code, table.game),
                 )
             ]
+        rows = db.execute(
+            "SELECT game, json_extract(record, '$.meta.winners') FROM games "
+            "WHERE code = ? AND finished IS NOT NULL",
+            (code,),
+        ).fetchall()
+        table.wins = count_wins(rows, table.game)
         return table
 
     def seq(self, code: str) -> int | None:

@@ -600,7 +600,9 @@ class TableView {
     this.seatEls = this.table.seats.map((s) => this.buildSeat(s.seat, (s.seat - bottom + n) % n, n));
     this.root.append(
       h("div", { class: "table-head game-head" },
-        h("h1", { class: "page-title" }, t("game.title", { game: formatNumber(this.game.game) })),
+        h("div", { class: "head-title" },
+          h("h1", { class: "page-title" }, t("game.title", { game: formatNumber(this.game.game) })),
+          h("p", { id: "tally", class: "tally", hidden: true })),
         h("div", { class: "head-tools" },
           h("button", { type: "button", id: "log-open", class: "small log-open", "aria-controls": "drawer", "aria-expanded": "false", onclick: () => this.openDrawer(true) }, t("game.log")),
           h("button", { type: "button", id: "mute", class: "small icon", "aria-label": t("sound.mute"), title: t("sound.mute"), "aria-pressed": String(isMuted()), onclick: () => this.toggleMute() }, speakerIcon()),
@@ -698,6 +700,10 @@ class TableView {
     const v = this.game.view;
     const rules = this.table.rules;
     const seats = this.table.seats;
+    const tally = this.tallyText();
+    const tallyEl = document.getElementById("tally");
+    tallyEl.hidden = !tally;
+    tallyEl.textContent = tally ? t("tally.title", { tally }) : "";
     const totalEl = document.getElementById("total");
     totalEl.textContent = formatNumber(v.total);
     this.shownTotal = v.total;
@@ -949,6 +955,14 @@ class TableView {
     return [...order.slice(0, v.winners.length), ...rest, ...order.slice(v.winners.length)];
   }
 
+  // The running tally across the table's games ("Mum 2 · Leo 1"), from the table message;
+  // empty before any game at the table has finished.
+  tallyText() {
+    const wins = this.table.tally || [];
+    if (!wins.some(Boolean)) return "";
+    return this.table.seats.map((s) => `${s.name ?? t("seat.open")} ${formatNumber(wins[s.seat] || 0)}`).join(" · ");
+  }
+
   fillEnd(v) {
     const end = document.getElementById("end");
     if (!v.over) {
@@ -981,6 +995,7 @@ class TableView {
     end.replaceChildren(
       h("h2", { id: "end-title", tabindex: "-1" }, title),
       h("ol", { class: "standings" }, ...standings),
+      this.tallyText() ? h("p", { id: "end-tally", class: "tally" }, t("tally.title", { tally: this.tallyText() })) : null,
       this.nextGame(),
       h("div", { class: "buttons" },
         h("a", { class: "button", href: `/t/${this.code}/replay/${game}` }, t("end.replay")),
