@@ -717,3 +717,47 @@ def test_another_process_s_ready_marks_are_taken_in() -> None:
     assert table.ready == {0} and table.countdown == pytest.approx(2e6 + 3)
     table.merge_next([1], None, 2e6)
     assert table.phase == PLAYING
+
+
+def test_a_round_s_summary_holds_the_next_round_until_everyone_continues() -> None:
+    """Issue 25: in a tokens match the next round's first turn (its bots, its timer) waits
+    while the people there read the summary, until each says continue or the pause ends."""
+    settings = Settings(bot_delay=1.0, grace=30.0, bots=("greedy",), round_pause=5.0)
+    table, who, _ = make_table(["human", "greedy", "greedy"], 30, settings, edition="1980")
+    rng = random.Random(4)
+    now = 0.0
+    while table.pause.until is None:
+        assert table.phase == PLAYING, "the match ended without a second round"
+        state = table.state
+        assert state is not None
+        if state.to_play == 0 or 0 in state.owes_draw:
+            now += 0.1
+            table.act(who[0], rng.choice([str(a) for a in legal_actions(state, 0)]), None, now)
+        else:
+            now = drive_bots(table, now, (table.next_deadline() or now) + 0.001)
+    paused = table.table_message(now)["pause"]
+    assert paused == {"round": 1, "ms_left": 5000, "continued": [], "waiting": [0]}
+    assert table.pending_move(now + 4.9) is None  # nobody moves under the summary
+    assert table.next_deadline() == pytest.approx(now + 5.0)
+    state = table.state
+    assert state is not None
+    if state.to_play == 0:
+        with pytest.raises(SessionError) as err:
+            table.act(who[0], str(legal_actions(state, 0)[0]), None, now + 1)
+        assert err.value.code == "paused"
+    with pytest.raises(SessionError) as err:
+        table.carry_on(Identity(None, False), now + 1)
+    assert err.value.code == "not_seated"
+    assert table.carry_on(who[0], now + 1).table  # the only person there: play resumes
+    assert table.table_message(now + 1)["pause"] is None
+    # From now on, not from the pause's end: a bot's delay, or the person's turn timer.
+    assert table.next_deadline() == pytest.approx(now + 1 + (30 if state.to_play == 0 else 1))
+    assert not table.carry_on(who[0], now + 1.5).table  # no pause: nothing to do
+
+
+def test_without_a_continue_the_pause_ends_by_itself() -> None:
+    settings = Settings(bot_delay=1.0, grace=30.0, bots=("greedy",), round_pause=5.0)
+    table, _who, _ = make_table(["human", "greedy"], 0, settings, edition="1980")
+    table.pause.begin(1, 5.0, 10.0)
+    assert table.pause.active(12.0) and not table.pause.active(15.0)
+    assert table.expire(15.0).table and table.table_message(15.0)["pause"] is None

@@ -66,7 +66,12 @@ async def health(request: Request) -> Response:
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
     store = open_store(config.db)
-    settings = Settings(bot_delay=config.bot_delay, grace=config.grace, countdown=config.countdown)
+    settings = Settings(
+        bot_delay=config.bot_delay,
+        grace=config.grace,
+        countdown=config.countdown,
+        round_pause=config.round_pause,
+    )
     hub = Hub(
         store,
         settings,

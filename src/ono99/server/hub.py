@@ -362,6 +362,8 @@ class Hub:
                 return None, table.again(who, now)
             if cmd.type == "ready":
                 return None, table.mark_ready(who, now)
+            if cmd.type == "continue":
+                return None, table.carry_on(who, now)
             if cmd.type == "seat":
                 assert cmd.seat is not None and cmd.kind is not None
                 return None, table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
@@ -372,6 +374,10 @@ class Hub:
         self.mutate(code, change)
         if cmd.type in ("ready", "again"):
             self._say_next(code)
+        if cmd.type == "continue" and self.bus is not None and who.seat is not None:
+            # The other processes' copies of the table hold their pause until this too.
+            said: dict[str, Any] = {"k": "k", "from": self.name, "seats": [who.seat]}
+            self.bus.publish(bus_channel(code), dumps(said))
 
     # ---------------------------------------------------------------- the one path
 
@@ -581,6 +587,9 @@ class Hub:
             self._say_presence(code)
         elif kind == "r" and isinstance(note.get("m"), dict):
             self._shout(code, note["m"])
+        elif kind == "k" and isinstance(note.get("seats"), list):
+            with contextlib.suppress(Stale, SessionError):
+                self.commit(table, table.merge_continued(note["seats"], self.now()))
         elif kind == "n" and isinstance(note.get("next"), dict):
             nxt = note["next"]
             with contextlib.suppress(Stale, SessionError):

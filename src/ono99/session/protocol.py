@@ -27,6 +27,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "hint": {},
     "react": {"reaction": (str,)},
     "ready": {},
+    "continue": {},
     "ping": {},
 }
 _REQUIRED = {"act": ("action",), "seat": ("seat", "kind"), "react": ("reaction",)}

@@ -43,6 +43,7 @@ from .config import BOT, HUMAN, TableConfig, check_name, check_seat, same_name
 from .credentials import new_seed, new_token, same_hash, token_hash
 from .encode import encode_events, encode_view
 from .errors import SessionError
+from .pause import RoundPause
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 OPEN = "open"  # the seat command's word for a seat opened for a person
@@ -61,6 +62,9 @@ class Settings:
     # Seconds the host's "next game" counts down when not everyone has said they are ready.
     countdown: float = 10.0
     stand_in: str = "greedy"
+    # Seconds the next round's first turn waits, in a tokens or points match, for the people
+    # there to read the round's summary (less when they all say "continue"); 0: no pause.
+    round_pause: float = 0.0
     # The bots a table may seat: the registry's opponents that this install can build.
     bots: tuple[str, ...] = field(default_factory=offered_bots)
 
@@ -258,6 +262,7 @@ class Table:
         # The running tally: games won by each seat at this table (stored in each finished
         # game's record, meta.winners; a restart counts them again).
         self.wins = [0] * len(seats)
+        self.pause = RoundPause()  # between rounds (not stored)
 
     # ---------------------------------------------------------------- making one
 
@@ -537,6 +542,31 @@ class Table:
             if s.kind == HUMAN and not s.open and s.connections > 0 and s.index not in self.ready
         ]
 
+    def carry_on(self, who: Identity, now: float) -> Effects:
+        """A person has read the round's summary; the last one to do so ends the pause. Sent
+        when there is no pause (it ran out meanwhile), it does nothing."""
+        if who.seat is None:
+            raise SessionError("not_seated", "spectators do not hold up the next round")
+        return self.merge_continued([who.seat], now)
+
+    def merge_continued(self, seats: Sequence[int], now: float) -> Effects:
+        """Seats that said "continue" (here, or on another server process)."""
+        if not self.pause.active(now):
+            return Effects()
+        self.pause.continued |= {s for s in seats if 0 <= s < len(self.seats)}
+        if not self.pause.waiting(self._people()):
+            self._end_pause(now)
+        return Effects(table=True)
+
+    def _people(self) -> list[int]:
+        return [s.index for s in self.seats if s.kind == HUMAN and not s.open and s.connections]
+
+    def _end_pause(self, now: float) -> None:
+        self.pause.end()
+        self._due.clear()
+        self._turn_key = None
+        self._schedule(now)
+
     # ---------------------------------------------------------------- playing
 
     def act(self, who: Identity, text: str, moves: int | None, now: float) -> Effects:
@@ -549,6 +579,8 @@ class Table:
         if self.phase == OVER:
             raise SessionError("over", "the game is over")
         state = self.state
+        if self.pause.active(now):
+            raise SessionError("paused", "the next round starts when everyone has read the last")
         if moves is not None and moves != state.moves:
             raise SessionError("stale", "the game moved on before this arrived", moves=state.moves)
         try:
@@ -663,6 +695,9 @@ class Table:
         if self.phase == OVER and self.countdown is not None and self.countdown <= now:
             return self._new_game(now)
         effects = Effects()
+        if self.pause.until is not None and self.pause.until <= now:
+            self.pause.end()
+            effects.table = True
         for seat in self.seats:
             if seat.grace_deadline is not None and seat.grace_deadline <= now:
                 seat.grace_deadline = None
@@ -685,6 +720,8 @@ class Table:
         times += [s.grace_deadline for s in self.seats if s.grace_deadline is not None]
         if self.phase == OVER and self.countdown is not None:
             times.append(self.countdown)
+        if self.pause.until is not None:
+            times.append(self.pause.until)
         return min(times, default=None)
 
     # ---------------------------------------------------------------- what to send
@@ -703,6 +740,7 @@ class Table:
             "turn_seconds": self.config.turn_seconds,
             "hints": self.config.hints,
             "tally": list(self.wins),
+            "pause": self.pause.to_json(self._people(), now),
             "seats": [s.to_json() for s in self.seats],
             "turn": self.turn_info(now),
             "next": self.next_info(now),
@@ -811,6 +849,7 @@ class Table:
         self.by = []
         self.phase = PLAYING
         self.ready, self.countdown = set(), None
+        self.pause.end()
         self.turn_deadline = None
         self._turn_key = None
         self._due.clear()
@@ -837,6 +876,12 @@ class Table:
             self._count_win()
             changes.append(GameFinished(self.game, self.record_json()))
             table = True
+        elif self.state.round != before.round and self.settings.round_pause > 0 and self._people():
+            # A round ended: hold the next one's first turn while the people read its summary.
+            self.pause.begin(before.round, self.settings.round_pause, now)
+            self._due.clear()
+            self._turn_key = None
+            table = True
         self._schedule(now)
         step = Step(seat, str(action), by, before.event_count, self.state)
         return Effects(changes, table=table, steps=[step])
@@ -853,6 +898,7 @@ class Table:
             self._due.clear()
             self.turn_deadline = None
             self._turn_key = None
+            self.pause.end()
             for seat in self.seats:
                 seat.grace_deadline = None
             return
@@ -862,13 +908,14 @@ class Table:
                     seat.grace_deadline = now + self.settings.grace
             else:
                 seat.grace_deadline = None
+        start = max(now, self.pause.until or now)  # nothing moves before a pause ends
         for seat in self.seats:
             legal = legal_actions(state, seat.index) if seat.auto else []
             if not legal:
                 self._due.pop(seat.index, None)
             elif seat.index not in self._due:
                 delay = self.settings.bot_delay
-                self._due[seat.index] = now + (delay / 2 if legal == [DRAW] else delay)
+                self._due[seat.index] = start + (delay / 2 if legal == [DRAW] else delay)
         key = (self.game, state.round, state.to_play)
         to_play = state.to_play
         timed = (
@@ -876,7 +923,7 @@ class Table:
         )
         if key != self._turn_key:
             self._turn_key = key
-            self.turn_deadline = now + self.config.turn_seconds if timed else None
+            self.turn_deadline = start + self.config.turn_seconds if timed else None
         elif not timed:
             self.turn_deadline = None
         elif self.turn_deadline is None:

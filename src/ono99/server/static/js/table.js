@@ -5,6 +5,7 @@ import { copyText, h, say, toast } from "./dom.js";
 import { errorText } from "./errors.js";
 import { formatNumber, formatPercent, has, listOf, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
+import { roundSummary } from "./round.js";
 import { optionApplies, optionKey } from "./rules.js";
 import { isMuted, setMuted, sound } from "./sound.js";
 
@@ -235,6 +236,7 @@ class TableView {
         this.table = m;
         // The host's countdown to the next game, if one runs: when it ends, on our clock.
         this.nextEnds = m.next && m.next.ms_left !== null ? performance.now() + m.next.ms_left : null;
+        this.pauseEnds = m.pause ? performance.now() + m.pause.ms_left : null;
         if (!this.queue.length && !this.draining) this.setTurn(m.turn); // else the queue's own
         this.render();
         break;
@@ -244,6 +246,7 @@ class TableView {
         this.queue = [];
         this.epoch++;
         this.game = m.game ? { game: m.game, moves: m.moves, view: m.view, turn: m.turn } : null;
+        this.latestView = m.view;
         this.startLog(m.log || [], m.by || []);
         this.rememberAll(m.log || [], m.view);
         this.setTurn(m.turn);
@@ -252,6 +255,9 @@ class TableView {
       case "update":
         if (!this.game || m.game !== this.game.game) return;
         m.arrived = performance.now();
+        // A round that ended: its summary, from the view before and the events (round.js).
+        this.roundSummary = roundSummary(this.latestView, m.events, m.view) || this.roundSummary;
+        this.latestView = m.view;
         this.queue.push(m);
         // A draw owed under the draw penalty races the next card (X2, docs/protocol.md
         // "Timing"): the table jumps to the present so that the Draw button is live at once.
@@ -347,6 +353,12 @@ class TableView {
   }
 
   tick() {
+    const paused = document.getElementById("pause-countdown");
+    if (paused && this.table.pause) {
+      const left = Math.max(0, Math.ceil((this.pauseEnds - performance.now()) / 1000));
+      const text = t("round.next_in", { seconds: formatNumber(left) });
+      if (paused.textContent !== text) paused.textContent = text;
+    }
     const countdown = document.getElementById("next-countdown");
     if (countdown && this.nextEnds) {
       const text = tn("end.countdown", Math.max(0, Math.ceil((this.nextEnds - performance.now()) / 1000)));
@@ -612,6 +624,7 @@ class TableView {
       h("div", { class: "game" },
         h("div", { class: "col-main" },
           h("section", { id: "end", class: "end panel", hidden: true, "aria-labelledby": "end-title" }),
+          h("section", { id: "round-summary", class: "round-summary panel", hidden: true, role: "dialog", "aria-labelledby": "round-title" }),
           h("section", { class: "felt-wrap", "aria-label": t("game.status") },
             h("div", { id: "felt", class: `felt seats-${n}` },
               h("div", { class: "felt-oval", "aria-hidden": "true" }),
@@ -745,6 +758,7 @@ class TableView {
     this.fillSeats(v, seats, rules);
     this.fillLog();
     this.fillEnd(v);
+    this.fillPause();
     this.fillHostSeats();
   }
 
@@ -961,6 +975,49 @@ class TableView {
     const wins = this.table.tally || [];
     if (!wins.some(Boolean)) return "";
     return this.table.seats.map((s) => `${s.name ?? t("seat.open")} ${formatNumber(wins[s.seat] || 0)}`).join(" · ");
+  }
+
+  // Between the rounds of a match: the round's summary, over the table, while the server holds
+  // the next round (the table's `pause`) until everyone continues or the pause runs out.
+  fillPause() {
+    const box = document.getElementById("round-summary");
+    const pause = this.table.pause;
+    if (!pause || this.game?.view?.over) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const wasHidden = box.hidden;
+    box.hidden = false;
+    const s = this.roundSummary && this.roundSummary.round === pause.round ? this.roundSummary : null;
+    const nameOf = (seat) => this.table.seats[seat]?.name ?? this.nameOf(seat); // never "you loses"
+    const items = [];
+    for (const l of s?.lost || []) items.push(h("li", { class: "round-lost" }, t("round.lost_token", { name: nameOf(l.seat), left: formatNumber(l.left) })));
+    for (const seat of s?.left || []) items.push(h("li", { class: "round-lost" }, t("round.left", { name: nameOf(seat) })));
+    for (const r of s?.rows || []) {
+      const parts = [];
+      if (r.cards !== undefined) {
+        if (r.cards) parts.push(t("round.cards", { points: formatNumber(r.cards) }));
+        if (r.short) parts.push(t("round.short", { count: formatNumber(r.short), points: formatNumber(r.shortPoints) }));
+        if (r.bust) parts.push(t("round.bust", { points: formatNumber(r.bust) }));
+      }
+      items.push(h("li", { dataset: { seat: String(r.seat) } },
+        h("strong", {}, t("round.points", { name: nameOf(r.seat), points: formatNumber(r.points) })),
+        parts.length > 1 || (parts.length && !r.cards) ? ` = ${parts.join(" + ")}` : "",
+        r.score !== null ? ` · ${t("seat.score", { score: formatNumber(r.score) })}` : ""));
+    }
+    const me = this.me.seat;
+    const mine = me !== null && pause.waiting.includes(me);
+    const others = pause.waiting.filter((x) => x !== me);
+    box.replaceChildren(
+      h("h2", { id: "round-title", tabindex: "-1" }, t("round.title", { round: formatNumber(pause.round) })),
+      h("ul", { class: "round-rows" }, ...items),
+      others.length ? h("p", { class: "hint", id: "round-waiting" }, t("round.waiting", { names: listOf(others.map((x) => this.nameOf(x))) })) : null,
+      h("p", { id: "pause-countdown", class: "countdown", role: "timer" }),
+      mine ? h("div", { class: "buttons" }, h("button", { type: "button", id: "continue", class: "primary", onclick: () => this.send({ type: "continue" }) }, t("round.continue"))) : null,
+    );
+    this.tick();
+    if (wasHidden) (box.querySelector("#continue") || box.querySelector("h2")).focus();
   }
 
   fillEnd(v) {

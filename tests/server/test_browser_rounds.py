@@ -1,0 +1,83 @@
+"""Issue 25, between the rounds of a match, in headless Chromium: a round of a tokens match
+ends on its summary (who lost a token) over the table, on a laptop and on a phone; nothing
+moves meanwhile; each person's Continue is seen by the other; the last one resumes play."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+from playwright.async_api import async_playwright, expect
+
+from ono99.server import BackgroundServer, ServerConfig
+from server_support import Client
+from test_browser_e2e import artifacts, launch, new_context, run, watch_errors
+
+__all__ = ["artifacts"]  # a fixture, used by name
+
+
+def test_a_round_ends_on_its_summary_until_everyone_continues(
+    tmp_path: Path, artifacts: Path
+) -> None:
+    async def main() -> None:
+        # Every turn times out at once (the stand-in plays it): a round ends in moments. The
+        # pause is long: here it is the two Continues that end it.
+        config = ServerConfig(
+            db=str(tmp_path / "ono99.db"), bot_delay=0.01, turn_limits=(0.05, 600.0),
+            http_rate=0, round_pause=60.0,
+        )  # fmt: skip
+        with BackgroundServer(config) as server:
+            url = server.url
+            host = httpx.post(
+                f"{url}/api/tables",
+                json={"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}],
+                      "name": "Ana", "turn_seconds": 0.05, "rules": {"edition": "1980"}},
+            ).json()  # fmt: skip
+            code = host["code"]
+            ben_seat = httpx.post(f"{url}/api/tables/{code}/join", json={"name": "Ben"}).json()
+            watcher = await Client.open(server.ws_url, code, None, "spectator")
+            async with async_playwright() as pw:
+                browser = await launch(pw)
+                ana = await (await new_context(browser)).new_page()
+                ben = await (await new_context(browser, phone=True)).new_page()
+                errors: list[str] = []
+                watch_errors(ana, "Ana", errors)
+                watch_errors(ben, "Ben", errors)
+                await ana.goto(f"{url}/t/{code}#seat={host['token']}")
+                await ben.goto(f"{url}/t/{code}#seat={ben_seat['token']}")
+                await ana.get_by_role("button", name="Start the game").click()
+                paused = await watcher.expect("table", lambda m: m["pause"] is not None, timeout=30)
+                assert paused["pause"]["round"] == 1 and paused["pause"]["waiting"] == [0, 1]
+                updates = [m for m in watcher.messages if m["type"] == "update"]
+                loser = next(
+                    e["seat"] for m in updates for e in m["events"] if e["kind"] == "lost_token"
+                )
+                name = ["Ana", "Ben", None][loser] or paused["seats"][2]["name"]
+                for page in (ana, ben):
+                    summary = page.locator("#round-summary")
+                    await expect(summary).to_be_visible(timeout=10_000)
+                    await expect(summary.locator("h2")).to_have_text("Round 1 over")
+                    await expect(summary).to_contain_text(f"{name} loses a token (2 left)")
+                    await expect(summary.locator("#continue")).to_be_visible()
+                await ana.screenshot(path=str(artifacts / "round-summary-desktop.png"))
+                await ben.screenshot(path=str(artifacts / "round-summary-phone.png"))
+                # Nothing moves under the summary: no bot, no turn timer.
+                await asyncio.sleep(1.0)
+                seen = len(watcher.messages)
+                await watcher.drain()
+                assert not [m for m in watcher.messages[seen:] if m["type"] == "update"]
+                await ana.locator("#continue").click()
+                await expect(ana.locator("#continue")).to_have_count(0)
+                await expect(ana.locator("#round-waiting")).to_contain_text("Ben")
+                await expect(ben.locator("#round-summary")).to_be_visible()
+                await ben.locator("#continue").click()
+                for page in (ana, ben):
+                    await expect(page.locator("#round-summary")).to_be_hidden(timeout=10_000)
+                resumed = await watcher.expect("update", timeout=10)  # play goes on
+                assert resumed["view"]["round"] == 2
+                assert not errors, errors
+                await browser.close()
+            await watcher.close()
+
+    run(main())
