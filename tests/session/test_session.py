@@ -761,3 +761,61 @@ def test_without_a_continue_the_pause_ends_by_itself() -> None:
     table.pause.begin(1, 5.0, 10.0)
     assert table.pause.active(12.0) and not table.pause.active(15.0)
     assert table.expire(15.0).table and table.table_message(15.0)["pause"] is None
+
+
+def test_the_host_changes_the_rules_between_games_and_only_then() -> None:
+    """Issue 25: ``configure`` in the lobby and between games; refused during a game and
+    from a guest, and a bad config changes nothing. A finished game comes back from storage
+    under its own rules, whatever the table's are now."""
+    table, who = finished(["human", "human"])
+    guest, host = who[1], who[0]
+    new = {"rules": {"edition": "1980", "match": "points", "target": 100}, "turn_seconds": 60}
+    with pytest.raises(SessionError) as err:
+        table.configure(guest, new, 1e6)
+    assert err.value.code == "not_host"
+    for bad, code in (
+        ({"rules": {"edition": "1999"}}, "bad_rules"),
+        ({"rules": {"players": 3}}, "bad_request"),
+        ({"seats": []}, "bad_request"),
+        ({"turn_seconds": 3}, "bad_request"),
+        ([], "bad_request"),
+    ):
+        with pytest.raises(SessionError) as err:
+            table.configure(host, bad, 1e6)
+        assert err.value.code == code, bad
+    assert table.rules.edition == "2022" and table.config.turn_seconds == 1
+    old_state = table.state
+    out = table.configure(host, new, 1e6)
+    assert out.table and len(out.changes) == 1
+    stored = json.loads(out.changes[0].config)
+    assert TableConfig.from_json(stored) == table.config
+    message = table.table_message(1e6)
+    assert (message["rules"]["edition"], message["rules"]["match"]) == ("1980", "points")
+    assert message["rules"]["target"] == 100 and message["turn_seconds"] == 60
+    assert table.state is old_state  # the game just played stays as it was
+    # After a restart: the finished game replays by its record's rules, not the new ones.
+    record = load_record(table.record_json())
+    restored = Table.restore(
+        table.code, table.config, table.host_hash, table.seats, SETTINGS, 1e6,
+        game=1, seed=record.seed, dealer=record.dealer,
+        actions=[(s, str(a), b) for (s, a), b in zip(record.actions, table.by, strict=True)],
+        finished=True, record=table.record_json(),
+    )  # fmt: skip
+    assert restored.state == old_state and restored.rules.edition == "1980"
+    table.mark_ready(guest, 1e6)
+    table.mark_ready(host, 1e6)
+    assert table.phase == PLAYING and table.state is not None
+    assert table.state.rules.edition == "1980" and table.state.rules.match == "points"
+    with pytest.raises(SessionError) as err:
+        table.configure(host, {"rules": {"edition": "2022"}}, 1e6)
+    assert err.value.code == "started"
+    assert table.rules.edition == "1980"
+
+
+def test_configure_parses_as_a_message() -> None:
+    cmd = parse_message('{"type": "configure", "config": {"rules": {"edition": "1980"}}}')
+    assert cmd.type == "configure" and cmd.config == {"rules": {"edition": "1980"}}
+    for frame in ('{"type": "configure"}', '{"type": "configure", "config": [1]}'):
+        with pytest.raises(SessionError) as err:
+            parse_message(frame)
+        assert err.value.code == "bad_request"

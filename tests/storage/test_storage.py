@@ -209,3 +209,15 @@ def test_the_tally_counts_the_winners_of_finished_games_before_the_latest(
         store.finish_game("abc", 3, '{"meta": {}}')  # a record from before the tally
     table = store.load_table("abc")
     assert table is not None and table.wins == {1: 2, 0: 1}
+
+
+def test_the_host_s_new_config_and_the_finished_game_s_record_come_back(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    with store.transaction():
+        store.bump("abc", 2)
+        store.finish_game("abc", 1, '{"rules": {"edition": "2022"}}')
+        store.set_config("abc", '{"y": 2}')
+    table = store.load_table("abc")
+    assert table is not None and table.config == {"y": 2}
+    assert table.finished and table.record == '{"rules": {"edition": "2022"}}'

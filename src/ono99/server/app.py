@@ -71,6 +71,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         grace=config.grace,
         countdown=config.countdown,
         round_pause=config.round_pause,
+        turn_limits=config.turn_limits,
     )
     hub = Hub(
         store,

@@ -48,7 +48,7 @@ from ..session import (
     TableCreated,
     new_code,
 )
-from ..session.table import OVER, Change, Hint
+from ..session.table import OVER, Change, ConfigChanged, Hint
 from ..storage import Conflict, Store, StoredTable
 from .bus import Bus
 from .pubsub import PubSub, Subscriber
@@ -182,6 +182,7 @@ class Hub:
             actions=actions,
             finished=finished,
             wins=stored.wins,
+            record=stored.record,
         )
 
     def _hold(self, table: Table, seq: int) -> None:
@@ -364,6 +365,8 @@ class Hub:
                 return None, table.mark_ready(who, now)
             if cmd.type == "continue":
                 return None, table.carry_on(who, now)
+            if cmd.type == "configure":
+                return None, table.configure(who, cmd.config, now)
             if cmd.type == "seat":
                 assert cmd.seat is not None and cmd.kind is not None
                 return None, table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
@@ -428,6 +431,8 @@ class Hub:
                     store.start_game(code, ch.game, ch.seed, ch.dealer)
                 elif isinstance(ch, TableCreated):
                     store.create_table(ch.code, ch.config, ch.host_hash)
+                elif isinstance(ch, ConfigChanged):
+                    store.set_config(code, ch.config)
 
     def _catch_up(self, code: str, *, force: bool = False) -> None:
         """Bring the held table up to what storage holds, announcing to our connections
@@ -454,6 +459,8 @@ class Hub:
             self.tables[code] = table
             for seat, action, by in stored.actions[moves:]:
                 self._announce(table, self._replay(table, seat, action, by))
+            if table.config != old.config:  # the host changed the rules between games
+                self._announce(table, Effects(table=True))
         else:
             table = self._restore(stored, stored.actions, stored.finished)
             table.adopt(old, now)

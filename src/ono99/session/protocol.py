@@ -28,9 +28,15 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "react": {"reaction": (str,)},
     "ready": {},
     "continue": {},
+    "configure": {"config": (dict,)},
     "ping": {},
 }
-_REQUIRED = {"act": ("action",), "seat": ("seat", "kind"), "react": ("reaction",)}
+_REQUIRED = {
+    "act": ("action",),
+    "seat": ("seat", "kind"),
+    "react": ("reaction",),
+    "configure": ("config",),
+}
 _MAX_TEXT = {"token": MAX_TOKEN_LENGTH, "action": 40, "kind": 10, "bot": 40, "reaction": 8}
 
 
@@ -44,6 +50,7 @@ class Command(NamedTuple):
     kind: str | None = None
     bot: str | None = None
     reaction: str | None = None
+    config: dict[str, Any] | None = None  # configure: the new rules, timer and hints
 
 
 def parse_message(frame: str | bytes) -> Command:

@@ -30,6 +30,7 @@ from ..engine import (
     Action,
     IllegalActionError,
     NotationError,
+    Rules,
     State,
     View,
     apply,
@@ -39,7 +40,15 @@ from ..engine import (
     record_of,
     view,
 )
-from .config import BOT, HUMAN, TableConfig, check_name, check_seat, same_name
+from .config import (
+    BOT,
+    HUMAN,
+    TableConfig,
+    check_name,
+    check_seat,
+    parse_rules_change,
+    same_name,
+)
 from .credentials import new_seed, new_token, same_hash, token_hash
 from .encode import encode_events, encode_view
 from .errors import SessionError
@@ -65,6 +74,7 @@ class Settings:
     # Seconds the next round's first turn waits, in a tokens or points match, for the people
     # there to read the round's summary (less when they all say "continue"); 0: no pause.
     round_pause: float = 0.0
+    turn_limits: tuple[float, float] = (5.0, 600.0)  # the turn timers a table may have
     # The bots a table may seat: the registry's opponents that this install can build.
     bots: tuple[str, ...] = field(default_factory=offered_bots)
 
@@ -151,7 +161,11 @@ class GameFinished(NamedTuple):
     record: str  # the N3 record, JSON
 
 
-Change = TableCreated | SeatChanged | GameStarted | ActionTaken | GameFinished
+class ConfigChanged(NamedTuple):
+    config: str  # TableConfig as JSON: the host's rules for the games to come
+
+
+Change = TableCreated | SeatChanged | GameStarted | ActionTaken | GameFinished | ConfigChanged
 
 
 class Step(NamedTuple):
@@ -306,8 +320,11 @@ class Table:
         actions: Sequence[tuple[int, str, str]] = (),
         finished: bool = False,
         wins: dict[int, int] | None = None,
+        record: str | None = None,
     ) -> Table:
-        """A table rebuilt from storage: its latest game is replayed action by action."""
+        """A table rebuilt from storage: its latest game is replayed action by action, under
+        the rules it was played with (``record``, when it is finished: the host may have
+        changed the table's since)."""
         table = cls(code, config, host_hash, seats, settings)
         table.game = game
         for seat, count in (wins or {}).items():
@@ -315,7 +332,8 @@ class Table:
                 table.wins[seat] = count
         if game:
             assert seed is not None
-            state = new_game(config.rules, seed, dealer=dealer)
+            rules = config.rules if record is None else Rules.from_dict(json.loads(record)["rules"])
+            state = new_game(rules, seed, dealer=dealer)
             for seat, action, by in actions:
                 state = apply(state, seat, action)
                 table.by.append(by)
@@ -483,6 +501,16 @@ class Table:
             seat.token_hash = None
         self._schedule(now)
         return Effects([self._seat_change(seat)], table=True)
+
+    def configure(self, who: Identity, data: Any, now: float) -> Effects:
+        """The host changes the rules (edition, options), the turn timer or hints for the
+        games to come: in the lobby or between games, never during one."""
+        self._host_only(who)
+        if self.phase == PLAYING:
+            raise SessionError("started", "the rules can change only between games")
+        config = parse_rules_change(data, self.config, turn_limits=self.settings.turn_limits)
+        self.config, self.rules = config, config.rules
+        return Effects([ConfigChanged(json.dumps(config.to_json()))], table=True)
 
     def start(self, who: Identity, now: float) -> Effects:
         self._host_only(who)

@@ -45,6 +45,7 @@ class StoredTable:
     # Games won per seat in the table's finished games before the latest one (that one's
     # winners come from replaying it): the running tally. From each record's meta.winners.
     wins: dict[int, int] = field(default_factory=dict)
+    record: str | None = None  # the latest game's record, when it is finished (its rules)
 
 
 def count_wins(rows: list[tuple[int, str | None]], latest: int) -> dict[int, int]:
@@ -94,6 +95,10 @@ class Store(Protocol):
     ) -> None: ...
 
     def finish_game(self, code: str, game: int, record: str) -> None: ...
+
+    def set_config(self, code: str, config: str) -> None:
+        """The host's new rules for the games to come (TableConfig as JSON)."""
+        ...
 
     def append_action(
         self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str

@@ -191,6 +191,9 @@ class PostgresStore:
             if cur.rowcount != 1:
                 raise Conflict(code)
 
+    def set_config(self, code: str, config: str) -> None:
+        self._db.execute("UPDATE tables SET config = %s WHERE code = %s", (config, code))
+
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(
             "UPDATE games SET finished = %s, record = %s WHERE code = %s AND game = %s",
@@ -237,14 +240,15 @@ class PostgresStore:
         ]
         table = StoredTable(code, json.loads(row[0]), row[1], seats, seq=int(row[2]))
         game = db.execute(
-            "SELECT game, seed, dealer, finished FROM games WHERE code = %s "
+            "SELECT game, seed, dealer, finished, record FROM games WHERE code = %s "
             "ORDER BY game DESC LIMIT 1",
             (code,),
         ).fetchone()
         if game is not None:
-            table.game, seed, table.dealer, finished = game
+            table.game, seed, table.dealer, finished, record = game
             table.seed = int(seed)
             table.finished = finished is not None
+            table.record = record if table.finished else None
             table.actions = [
                 (r[0], r[1], r[2])
                 for r in db.execute(

@@ -157,6 +157,9 @@ class SqliteStore:
             self.bump(code, seq)
             self.add_action(code, game, position, seat, action, by)
 
+    def set_config(self, code: str, config: str) -> None:
+        self._db.execute("UPDATE tables SET config = ? WHERE code = ?", (config, code))
+
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(
             "UPDATE games SET finished = ?, record = ? WHERE code = ? AND game = ?",
@@ -189,14 +192,15 @@ class SqliteStore:
         ]
         table = StoredTable(code, json.loads(row[0]), row[1], seats, seq=row[2])
         game = db.execute(
-            "SELECT game, seed, dealer, finished FROM games WHERE code = ? "
+            "SELECT game, seed, dealer, finished, record FROM games WHERE code = ? "
             "ORDER BY game DESC LIMIT 1",
             (code,),
         ).fetchone()
         if game is not None:
-            table.game, seed, table.dealer, finished = game
+            table.game, seed, table.dealer, finished, record = game
             table.seed = int(seed)
             table.finished = finished is not None
+            table.record = record if table.finished else None
             table.actions = [
                 (r[0], r[1], r[2])
                 for r in db.execute(

@@ -3,6 +3,7 @@ import { api, savedToken, saveToken } from "./api.js";
 import { botLabel, cardFace, cardLabel, cardsText } from "./cards.js";
 import { copyText, h, say, toast } from "./dom.js";
 import { errorText } from "./errors.js";
+import { ruleFields } from "./home.js";
 import { formatNumber, formatPercent, has, listOf, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
 import { roundSummary } from "./round.js";
@@ -64,6 +65,11 @@ function rulesRows(table) {
   rows.push([t("create.timer"), table.turn_seconds ? tn("create.timer.seconds", table.turn_seconds) : t("create.timer.off")]);
   rows.push([t("create.hints"), table.hints === false ? t("no") : t("yes")]);
   return rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]);
+}
+
+// What the host may change between games, as one text to compare two table messages by.
+function rulesOf(table) {
+  return JSON.stringify([table.rules, table.turn_seconds, table.hints]);
 }
 
 // The few facts that decide whether to sit down: edition, match format, timer, hints.
@@ -233,6 +239,8 @@ class TableView {
         this.setStatus("online");
         break;
       case "table":
+        // The host changed the rules for the games to come: everyone is told.
+        if (this.table && rulesOf(this.table) !== rulesOf(m)) toast(t("rules.changed"));
         this.table = m;
         // The host's countdown to the next game, if one runs: when it ends, on our clock.
         this.nextEnds = m.next && m.next.ms_left !== null ? performance.now() + m.next.ms_left : null;
@@ -275,7 +283,17 @@ class TableView {
           if (choice) say(t("hint.said", { move: this.actionLabel(choice.action), chance: formatPercent(choice.chance) }), true);
         }
         break;
+      case "pong":
+        // After a configure: no refusal came before this answer, so the rules are set.
+        if (m.id === "configured" && !this.configureRefused) document.getElementById("rules-dialog")?.remove();
+        break;
       case "error":
+        if (m.id === "configure") {
+          this.configureRefused = true;
+          const status = document.querySelector("#rules-dialog .form-error");
+          if (status) status.textContent = errorText(m, this.table?.rules?.edition);
+          break;
+        }
         if (m.id === "hint") {
           this.hint = null;
           toast(errorText(m, this.table?.rules?.edition), "bad");
@@ -441,7 +459,8 @@ class TableView {
           h("div", { id: "lobby-actions", class: "lobby-actions" })),
         h("section", { class: "panel lobby-rules-panel", "aria-labelledby": "rules-title" },
           h("h2", { id: "rules-title" }, t("lobby.rules")),
-          h("dl", { id: "lobby-rules", class: "rules-list" }))),
+          h("dl", { id: "lobby-rules", class: "rules-list" }),
+          h("div", { id: "lobby-rules-actions" }))),
     );
   }
 
@@ -497,6 +516,7 @@ class TableView {
     );
     const rules = document.getElementById("lobby-rules");
     rules.replaceChildren(...this.rulesSummary());
+    document.getElementById("lobby-rules-actions").replaceChildren(this.rulesButton() || "");
     const actions = document.getElementById("lobby-actions");
     const waiting = table.seats.filter((s) => s.open).length;
     if (this.me.host) {
@@ -507,6 +527,39 @@ class TableView {
     } else {
       actions.replaceChildren(h("p", { class: "hint" }, this.me.seat === null ? t("lobby.watching") : t("lobby.wait_host")));
     }
+  }
+
+  // The host's "Change rules", in the lobby and between games: the create form's rule fields,
+  // prefilled with the table's, sent as one `configure`.
+  rulesButton() {
+    if (!this.me.host || this.table.phase === "playing") return null;
+    return h("button", { type: "button", id: "change-rules", class: "small", onclick: () => this.openRules() }, t("rules.change"));
+  }
+
+  async openRules() {
+    document.getElementById("rules-dialog")?.remove();
+    this.options = this.options || (await api.options());
+    const fields = ruleFields(this.options, this.table);
+    const status = h("p", { class: "form-error", role: "alert" });
+    const box = h("form", {
+      id: "rules-dialog", class: "rules-dialog panel", role: "dialog", "aria-labelledby": "rules-dialog-title",
+      onsubmit: (e) => {
+        e.preventDefault();
+        status.textContent = "";
+        const config = fields.read(status);
+        if (!config) return;
+        this.configureRefused = false;
+        this.send({ type: "configure", config, id: "configure" });
+        this.send({ type: "ping", id: "configured" });
+      },
+    },
+      h("h2", { id: "rules-dialog-title" }, t("rules.change")),
+      fields.edition, fields.timerField, fields.hintsField, fields.options, status,
+      h("div", { class: "buttons" },
+        h("button", { type: "submit", class: "primary", id: "rules-save" }, t("rules.save")),
+        h("button", { type: "button", onclick: () => box.remove() }, t("rules.cancel"))));
+    document.body.append(box);
+    box.querySelector("input[name=edition]:checked")?.focus();
   }
 
   // Quick reactions: a fixed few, shown on the sender's seat for a few seconds.
@@ -1055,6 +1108,7 @@ class TableView {
       this.tallyText() ? h("p", { id: "end-tally", class: "tally" }, t("tally.title", { tally: this.tallyText() })) : null,
       this.nextGame(),
       h("div", { class: "buttons" },
+        this.rulesButton(),
         h("a", { class: "button", href: `/t/${this.code}/replay/${game}` }, t("end.replay")),
         h("a", { class: "button", href: api.recordUrl(this.code, game), download: `ono99-${this.code}-game${game}.json` }, t("end.record")),
       ),
