@@ -819,3 +819,25 @@ def test_configure_parses_as_a_message() -> None:
         with pytest.raises(SessionError) as err:
             parse_message(frame)
         assert err.value.code == "bad_request"
+
+
+def test_a_timed_out_turn_that_ends_a_round_does_not_skip_the_pause() -> None:
+    """The stand-in's move that ends a round, by the seat that then opens the next one: the
+    next turn's timer still waits for the pause (it once ran at the stand-in's pace)."""
+    settings = Settings(bot_delay=0.5, grace=30.0, bots=("greedy",), round_pause=5.0)
+    for _ in range(200):
+        table, _who, _ = make_table(["human", "human"], 1, settings, edition="1980")
+        now, last = 0.0, None
+        while table.phase == PLAYING and table.pause.until is None:
+            now = max(now, table.next_deadline() or now)
+            table.expire(now)
+            move = table.pending_move(now)
+            if move is not None:
+                table.complete(move, move.bot.choose(move.view), now)
+                last = move.seat
+        if table.pause.until is not None and table.state and table.state.to_play == last:
+            assert table.turn_deadline is not None
+            assert table.turn_deadline >= table.pause.until
+            assert table.pending_move(table.pause.until - 0.01) is None
+            return
+    pytest.fail("in no game did the seat that ended a round open the next")

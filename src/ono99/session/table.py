@@ -708,7 +708,12 @@ class Table:
             effects.merge(self._apply(move.seat, DRAW, move.by, now))
             after = self.state
             assert after is not None
-        if move.by == "timer" and self.phase == PLAYING and after.to_play == move.seat:
+        if (
+            move.by == "timer"
+            and self.phase == PLAYING
+            and after.to_play == move.seat
+            and after.round == state.round  # a new round is a new turn (held by a pause)
+        ):
             self.turn_deadline = now + self.settings.bot_delay  # it finishes the turn
         return effects
 

@@ -264,7 +264,8 @@ class TableView {
         if (!this.game || m.game !== this.game.game) return;
         m.arrived = performance.now();
         // A round that ended: its summary, from the view before and the events (round.js).
-        this.roundSummary = roundSummary(this.latestView, m.events, m.view) || this.roundSummary;
+        const ended = roundSummary(this.latestView, m.events, m.view);
+        if (ended) this.roundSummary = { ...ended, moves: m.moves };
         this.latestView = m.view;
         this.queue.push(m);
         // A draw owed under the draw penalty races the next card (X2, docs/protocol.md
@@ -1035,14 +1036,15 @@ class TableView {
   fillPause() {
     const box = document.getElementById("round-summary");
     const pause = this.table.pause;
-    if (!pause || this.game?.view?.over) {
+    const s = this.roundSummary && this.roundSummary.round === pause?.round ? this.roundSummary : null;
+    // Shown once the table has shown the move that ended the round (updates are queued).
+    if (!pause || this.game?.view?.over || (s && this.game.moves < s.moves)) {
       box.hidden = true;
       box.replaceChildren();
       return;
     }
     const wasHidden = box.hidden;
     box.hidden = false;
-    const s = this.roundSummary && this.roundSummary.round === pause.round ? this.roundSummary : null;
     const nameOf = (seat) => this.table.seats[seat]?.name ?? this.nameOf(seat); // never "you loses"
     const items = [];
     for (const l of s?.lost || []) items.push(h("li", { class: "round-lost" }, t("round.lost_token", { name: nameOf(l.seat), left: formatNumber(l.left) })));
@@ -1056,7 +1058,7 @@ class TableView {
       }
       items.push(h("li", { dataset: { seat: String(r.seat) } },
         h("strong", {}, t("round.points", { name: nameOf(r.seat), points: formatNumber(r.points) })),
-        parts.length > 1 || (parts.length && !r.cards) ? ` = ${parts.join(" + ")}` : "",
+        parts.length ? ` = ${parts.join(" + ")}` : "",
         r.score !== null ? ` · ${t("seat.score", { score: formatNumber(r.score) })}` : ""));
     }
     const me = this.me.seat;
