@@ -6,16 +6,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
+from typing import Any
 
 import httpx
 from playwright.async_api import async_playwright, expect
 
+import ono99.engine.game as game_module
+from ono99.engine import apply, legal_actions, make_rules, new_game, view
+from ono99.engine.cards import CARD_POINTS
+from ono99.engine.game import HAND_SIZE
 from ono99.server import BackgroundServer, ServerConfig
+from ono99.session import encode_events, encode_view
 from server_support import Client
-from test_browser_e2e import artifacts, launch, new_context, run, watch_errors
+from test_browser_e2e import artifacts, fast_server, launch, new_context, run, watch_errors
 
-__all__ = ["artifacts"]  # a fixture, used by name
+__all__ = ["artifacts", "fast_server"]  # fixtures, used by name
 
 
 def test_a_round_ends_on_its_summary_until_everyone_continues(
@@ -83,3 +90,82 @@ def test_a_round_ends_on_its_summary_until_everyone_continues(
             await watcher.close()
 
     run(main())
+
+
+def points_rounds(games: int) -> list[dict[str, Any]]:
+    """Rounds of random points matches as the browser sees them (the spectator's view before
+    the move that ended the round, that move's events, the view after), each with the truth:
+    every hand as it was scored, caught inside the engine."""
+    scored: list[list[tuple[int, ...]]] = []
+    real = game_module._score_round
+
+    def spy(w: Any) -> None:
+        scored.append([tuple(h) for h in w.hands])
+        real(w)
+
+    cases = []
+    game_module._score_round = spy
+    try:
+        for seed in range(games):
+            rng = random.Random(seed)
+            rules = make_rules("2022", players=3, match="points", draw_penalty=seed % 2 == 1)
+            state = new_game(rules, seed)
+            while not state.over:
+                seat = state.owes_draw[0] if state.owes_draw else state.to_play
+                assert seat is not None
+                before, scored[:] = state, []
+                state = apply(state, seat, rng.choice(legal_actions(state, seat)))
+                if scored:
+                    hands = scored[0]
+                    cases.append({
+                        "rules": rules.to_dict(minimal=False),
+                        "before": encode_view(view(before, None)),
+                        "events": encode_events(state.events(before.event_count)),
+                        "after": encode_view(view(state, None)),
+                        "cards": [sum(CARD_POINTS[c] for c in h) for h in hands],
+                        "short": [max(0, HAND_SIZE - len(h)) for h in hands],
+                        "bust": [s in before.out_of_round or s in state.out_of_round
+                                 or any(e.kind == "out_of_round" and e.seat == s
+                                        for e in state.events(before.event_count))
+                                 for s in range(3)],
+                    })  # fmt: skip
+    finally:
+        game_module._score_round = real
+    return cases
+
+
+def test_the_summary_says_where_each_player_s_points_came_from(
+    fast_server: BackgroundServer,
+) -> None:
+    """round.js, run in Chromium on rounds of real points matches (with and without the draw
+    penalty), splits each player's points as the engine scored them: the cards left in hand,
+    15 for each card missing from a full hand, 25 more for a bust (the rules, "Points")."""
+    cases = points_rounds(12)
+    assert len(cases) > 20
+
+    async def main() -> list[Any]:
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            page = await (await new_context(browser)).new_page()
+            await page.goto(fast_server.url + "/")
+            found: list[Any] = await page.evaluate(
+                """async (cases) => {
+                  const { roundSummary } = await import("/static/js/round.js");
+                  return cases.map((c) => roundSummary(c.before, c.events, c.after, c.rules));
+                }""",
+                cases,
+            )
+            await browser.close()
+            return found
+
+    found = run(main())
+    for case, summary in zip(cases, found, strict=True):
+        assert summary["round"] == case["before"]["round"]
+        for row in summary["rows"]:
+            s = row["seat"]
+            assert (row["cards"], row["short"], row["bust"] > 0) == (
+                case["cards"][s],
+                case["short"][s],
+                case["bust"][s],
+            ), (case["events"], row)
+            assert row["cards"] + row["shortPoints"] + row["bust"] == row["points"]

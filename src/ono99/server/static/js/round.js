@@ -7,7 +7,7 @@ const HAND_SIZE = 4;
 const SHORT_POINTS = 15;
 const BUST_POINTS = 25;
 
-export function roundSummary(before, events, after) {
+export function roundSummary(before, events, after, rules) {
   const end = events.findIndex((e) => e.kind === "round_end");
   if (end < 0 || !before) return null;
   const ending = events[end];
@@ -21,11 +21,13 @@ export function roundSummary(before, events, after) {
     summary.tokens = after?.tokens || null;
     return summary;
   }
-  // The hands as the round ended: the view before, and the cards played and drawn since.
+  // The hands as the round ended: the view before, and the cards played and drawn since. A
+  // card played is replaced at once from the pile (no event says so), except under the draw
+  // penalty, where the draw is an action of its own.
   const sizes = [...before.hand_sizes];
   const bust = new Set(before.out_of_round);
   for (const e of events.slice(0, end)) {
-    if (e.kind === "play" || e.kind === "discard") sizes[e.seat] -= 1;
+    if ((e.kind === "play" || e.kind === "discard") && rules?.draw_penalty) sizes[e.seat] -= 1;
     else if (e.kind === "draw") sizes[e.seat] += 1;
     else if (e.kind === "out_of_round") bust.add(e.seat);
   }

@@ -264,7 +264,7 @@ class TableView {
         if (!this.game || m.game !== this.game.game) return;
         m.arrived = performance.now();
         // A round that ended: its summary, from the view before and the events (round.js).
-        const ended = roundSummary(this.latestView, m.events, m.view);
+        const ended = roundSummary(this.latestView, m.events, m.view, this.table?.rules);
         if (ended) this.roundSummary = { ...ended, moves: m.moves };
         this.latestView = m.view;
         this.queue.push(m);
