@@ -12,10 +12,12 @@ from playwright.async_api import async_playwright, expect
 
 from ono99.server import BackgroundServer, ServerConfig
 from test_browser_e2e import artifacts, launch, new_context, run, watch_errors
+from tiers import slow
 
 __all__ = ["artifacts"]  # a fixture, used by name
 
 
+@slow  # a game in Chromium; the quick tier has test_server_configure.py
 def test_the_host_changes_the_rules_in_the_lobby_and_after_a_game(
     tmp_path: Path, artifacts: Path
 ) -> None:

@@ -21,10 +21,12 @@ from ono99.server import BackgroundServer, ServerConfig
 from ono99.session import encode_events, encode_view
 from server_support import Client
 from test_browser_e2e import artifacts, fast_server, launch, new_context, run, watch_errors
+from tiers import slow
 
 __all__ = ["artifacts", "fast_server"]  # fixtures, used by name
 
 
+@slow  # seconds in Chromium; the quick tier checks the pause in the session core
 def test_a_round_ends_on_its_summary_until_everyone_continues(
     tmp_path: Path, artifacts: Path
 ) -> None:
