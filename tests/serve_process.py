@@ -12,6 +12,7 @@ from ono99.server import ServerConfig, run
 
 def main() -> None:
     options = json.loads(sys.argv[1])
+    options.setdefault("round_pause", 0)  # as in-process test servers: asked for when tested
     if "turn_limits" in options:
         options["turn_limits"] = tuple(options["turn_limits"])
     run(

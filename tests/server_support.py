@@ -30,6 +30,7 @@ def running_server(db: Path, **options: Any) -> Iterator[BackgroundServer]:
     options.setdefault("bot_delay", 0.01)
     options.setdefault("turn_limits", (0.05, 600.0))
     options.setdefault("http_rate", 0)
+    options.setdefault("round_pause", 0)  # a test that wants the pause between rounds says so
     server = BackgroundServer(ServerConfig(db=str(db), **options))
     with server:
         yield server
@@ -279,6 +280,7 @@ def running_cluster(n: int = 3, **options: Any) -> Iterator[Cluster]:
     options.setdefault("bot_delay", 0.01)
     options.setdefault("turn_limits", (0.05, 600.0))
     options.setdefault("http_rate", 0)
+    options.setdefault("round_pause", 0)  # a test that wants the pause between rounds says so
     options.setdefault("redis", REDIS)
     schema = fresh_schema()
     options["db"] = postgres_url(schema)

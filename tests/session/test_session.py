@@ -717,3 +717,127 @@ def test_another_process_s_ready_marks_are_taken_in() -> None:
     assert table.ready == {0} and table.countdown == pytest.approx(2e6 + 3)
     table.merge_next([1], None, 2e6)
     assert table.phase == PLAYING
+
+
+def test_a_round_s_summary_holds_the_next_round_until_everyone_continues() -> None:
+    """Issue 25: in a tokens match the next round's first turn (its bots, its timer) waits
+    while the people there read the summary, until each says continue or the pause ends."""
+    settings = Settings(bot_delay=1.0, grace=30.0, bots=("greedy",), round_pause=5.0)
+    table, who, _ = make_table(["human", "greedy", "greedy"], 30, settings, edition="1980")
+    rng = random.Random(4)
+    now = 0.0
+    while table.pause.until is None:
+        assert table.phase == PLAYING, "the match ended without a second round"
+        state = table.state
+        assert state is not None
+        if state.to_play == 0 or 0 in state.owes_draw:
+            now += 0.1
+            table.act(who[0], rng.choice([str(a) for a in legal_actions(state, 0)]), None, now)
+        else:
+            now = drive_bots(table, now, (table.next_deadline() or now) + 0.001)
+    paused = table.table_message(now)["pause"]
+    assert paused == {"round": 1, "ms_left": 5000, "continued": [], "waiting": [0]}
+    assert table.pending_move(now + 4.9) is None  # nobody moves under the summary
+    assert table.next_deadline() == pytest.approx(now + 5.0)
+    state = table.state
+    assert state is not None
+    if state.to_play == 0:
+        with pytest.raises(SessionError) as err:
+            table.act(who[0], str(legal_actions(state, 0)[0]), None, now + 1)
+        assert err.value.code == "paused"
+    with pytest.raises(SessionError) as err:
+        table.carry_on(Identity(None, False), now + 1)
+    assert err.value.code == "not_seated"
+    assert table.carry_on(who[0], now + 1).table  # the only person there: play resumes
+    assert table.table_message(now + 1)["pause"] is None
+    # From now on, not from the pause's end: a bot's delay, or the person's turn timer.
+    assert table.next_deadline() == pytest.approx(now + 1 + (30 if state.to_play == 0 else 1))
+    assert not table.carry_on(who[0], now + 1.5).table  # no pause: nothing to do
+
+
+def test_without_a_continue_the_pause_ends_by_itself() -> None:
+    settings = Settings(bot_delay=1.0, grace=30.0, bots=("greedy",), round_pause=5.0)
+    table, _who, _ = make_table(["human", "greedy"], 0, settings, edition="1980")
+    table.pause.begin(1, 5.0, 10.0)
+    assert table.pause.active(12.0) and not table.pause.active(15.0)
+    assert table.expire(15.0).table and table.table_message(15.0)["pause"] is None
+
+
+def test_the_host_changes_the_rules_between_games_and_only_then() -> None:
+    """Issue 25: ``configure`` in the lobby and between games; refused during a game and
+    from a guest, and a bad config changes nothing. A finished game comes back from storage
+    under its own rules, whatever the table's are now."""
+    table, who = finished(["human", "human"])
+    guest, host = who[1], who[0]
+    new = {"rules": {"edition": "1980", "match": "points", "target": 100}, "turn_seconds": 60}
+    with pytest.raises(SessionError) as err:
+        table.configure(guest, new, 1e6)
+    assert err.value.code == "not_host"
+    for bad, code in (
+        ({"rules": {"edition": "1999"}}, "bad_rules"),
+        ({"rules": {"players": 3}}, "bad_request"),
+        ({"seats": []}, "bad_request"),
+        ({"turn_seconds": 3}, "bad_request"),
+        ([], "bad_request"),
+    ):
+        with pytest.raises(SessionError) as err:
+            table.configure(host, bad, 1e6)
+        assert err.value.code == code, bad
+    assert table.rules.edition == "2022" and table.config.turn_seconds == 1
+    old_state = table.state
+    out = table.configure(host, new, 1e6)
+    assert out.table and len(out.changes) == 1
+    stored = json.loads(out.changes[0].config)
+    assert TableConfig.from_json(stored) == table.config
+    message = table.table_message(1e6)
+    assert (message["rules"]["edition"], message["rules"]["match"]) == ("1980", "points")
+    assert message["rules"]["target"] == 100 and message["turn_seconds"] == 60
+    assert table.state is old_state  # the game just played stays as it was
+    # After a restart: the finished game replays by its record's rules, not the new ones.
+    record = load_record(table.record_json())
+    restored = Table.restore(
+        table.code, table.config, table.host_hash, table.seats, SETTINGS, 1e6,
+        game=1, seed=record.seed, dealer=record.dealer,
+        actions=[(s, str(a), b) for (s, a), b in zip(record.actions, table.by, strict=True)],
+        finished=True, record=table.record_json(),
+    )  # fmt: skip
+    assert restored.state == old_state and restored.rules.edition == "1980"
+    table.mark_ready(guest, 1e6)
+    table.mark_ready(host, 1e6)
+    assert table.phase == PLAYING and table.state is not None
+    assert table.state.rules.edition == "1980" and table.state.rules.match == "points"
+    with pytest.raises(SessionError) as err:
+        table.configure(host, {"rules": {"edition": "2022"}}, 1e6)
+    assert err.value.code == "started"
+    assert table.rules.edition == "1980"
+
+
+def test_configure_parses_as_a_message() -> None:
+    cmd = parse_message('{"type": "configure", "config": {"rules": {"edition": "1980"}}}')
+    assert cmd.type == "configure" and cmd.config == {"rules": {"edition": "1980"}}
+    for frame in ('{"type": "configure"}', '{"type": "configure", "config": [1]}'):
+        with pytest.raises(SessionError) as err:
+            parse_message(frame)
+        assert err.value.code == "bad_request"
+
+
+def test_a_timed_out_turn_that_ends_a_round_does_not_skip_the_pause() -> None:
+    """The stand-in's move that ends a round, by the seat that then opens the next one: the
+    next turn's timer still waits for the pause (it once ran at the stand-in's pace)."""
+    settings = Settings(bot_delay=0.5, grace=30.0, bots=("greedy",), round_pause=5.0)
+    for _ in range(200):
+        table, _who, _ = make_table(["human", "human"], 1, settings, edition="1980")
+        now, last = 0.0, None
+        while table.phase == PLAYING and table.pause.until is None:
+            now = max(now, table.next_deadline() or now)
+            table.expire(now)
+            move = table.pending_move(now)
+            if move is not None:
+                table.complete(move, move.bot.choose(move.view), now)
+                last = move.seat
+        if table.pause.until is not None and table.state and table.state.to_play == last:
+            assert table.turn_deadline is not None
+            assert table.turn_deadline >= table.pause.until
+            assert table.pending_move(table.pause.until - 0.01) is None
+            return
+    pytest.fail("in no game did the seat that ended a round open the next")

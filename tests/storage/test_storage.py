@@ -201,3 +201,39 @@ def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
     )
     with pytest.raises(ValueError, match="schema must be"):
         split_url("postgresql://h/db?schema=x;drop")
+
+
+def test_the_tally_counts_the_winners_of_finished_games_before_the_latest(
+    opener: Opener,
+) -> None:
+    """The running tally comes from each finished record's meta.winners; the latest game's
+    winners are left to the table, which replays that game."""
+    store = opener()
+    fill(store)
+    with store.transaction():
+        store.bump("abc", 2)
+        store.finish_game("abc", 1, '{"meta": {"winners": [1]}}')
+        store.start_game("abc", 2, 7, 0)
+    with store.transaction():
+        store.bump("abc", 3)
+        store.finish_game("abc", 2, '{"meta": {"winners": [0, 1]}}')
+        store.start_game("abc", 3, 8, 1)
+    table = store.load_table("abc")
+    assert table is not None and table.wins == {1: 2, 0: 1}
+    with store.transaction():
+        store.bump("abc", 4)
+        store.finish_game("abc", 3, '{"meta": {}}')  # a record from before the tally
+    table = store.load_table("abc")
+    assert table is not None and table.wins == {1: 2, 0: 1}
+
+
+def test_the_host_s_new_config_and_the_finished_game_s_record_come_back(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    with store.transaction():
+        store.bump("abc", 2)
+        store.finish_game("abc", 1, '{"rules": {"edition": "2022"}}')
+        store.set_config("abc", '{"y": 2}')
+    table = store.load_table("abc")
+    assert table is not None and table.config == {"y": 2}
+    assert table.finished and table.record == '{"rules": {"edition": "2022"}}'

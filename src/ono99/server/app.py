@@ -70,7 +70,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
     measured = metrics.Metrics()
     store = cast(Store, metrics.CountedStore(open_store(config.db), measured))
-    settings = Settings(bot_delay=config.bot_delay, grace=config.grace, countdown=config.countdown)
+    settings = Settings(
+        bot_delay=config.bot_delay,
+        grace=config.grace,
+        countdown=config.countdown,
+        round_pause=config.round_pause,
+        turn_limits=config.turn_limits,
+    )
     hub = Hub(
         store,
         settings,

@@ -18,6 +18,7 @@ What travels on the bus (``server/bus.py``) is small and public, one JSON note p
   new game its number (``new``);
 - ``p``: "process p has these connections per seat here"; ``q``: "say your connections";
 - ``r``: a reaction, to show; ``n``: who is ready for the next game, and the countdown;
+  ``k``: who has read a round's summary (the pause before the next round);
 - on ``ono99:alive``, every ``heartbeat`` seconds: "process p is alive".
 
 Every note is only a hint: storage is the truth. A process that misses one (a gap in the
@@ -106,6 +107,9 @@ class Alone:
         pass
 
     def next_changed(self, code: str, info: dict[str, Any]) -> None:
+        pass
+
+    def continued(self, code: str, seats: list[int]) -> None:
         pass
 
 
@@ -208,6 +212,11 @@ class Cluster:
         stored: each process holds its own copy of the table)."""
         self.bus.publish(bus_channel(code), dumps({"k": "n", "from": self.name, "next": info}))
 
+    def continued(self, code: str, seats: list[int]) -> None:
+        """These seats have read the round's summary (the pause before the next round is
+        kept in memory, as the ready marks)."""
+        self.bus.publish(bus_channel(code), dumps({"k": "k", "from": self.name, "seats": seats}))
+
     # ---------------------------------------------------------------- hearing
 
     def _on_bus(self, name: str, text: str | None) -> None:
@@ -242,6 +251,8 @@ class Cluster:
             hub.shout(code, note["m"])
         elif kind == "n" and isinstance(note.get("next"), dict):
             hub.merge_next(table, note["next"])
+        elif kind == "k" and isinstance(note.get("seats"), list):
+            hub.merge_continued(table, note["seats"])
 
     def _on_change(self, table: Table, note: dict[str, Any]) -> None:
         hub, code = self.hub, table.code

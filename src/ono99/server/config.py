@@ -18,6 +18,7 @@ class ServerConfig:
     bot_delay: float = 1.0  # seconds before a bot moves, so people can follow
     grace: float = 60.0  # seconds a dropped player keeps the seat before the stand-in plays
     countdown: float = 10.0  # seconds the host's "next game" waits for those not yet ready
+    round_pause: float = 8.0  # seconds a round's summary holds the next round (less: continue)
     turn_limits: tuple[float, float] = (5.0, 600.0)  # allowed turn timers (0 = none)
     ws_rate: float = 10.0  # messages per second per connection, sustained
     ws_burst: float = 20.0  # ... and at once

@@ -44,7 +44,7 @@ from ..session import (
     new_code,
 )
 from ..session.encode import dumps
-from ..session.table import OVER, Change, Hint
+from ..session.table import OVER, Change, ConfigChanged, Hint
 from ..storage import Conflict, Store, StoredTable
 from .bus import Bus
 from .cluster import UNSYNCED, Alone, Cluster, Synced, notice
@@ -159,6 +159,8 @@ class Hub:
             dealer=stored.dealer,
             actions=actions,
             finished=finished,
+            wins=stored.wins,
+            record=stored.record,
         )
 
     def _hold(self, table: Table, seq: int) -> None:
@@ -365,6 +367,10 @@ class Hub:
                 return None, table.again(who, now)
             if cmd.type == "ready":
                 return None, table.mark_ready(who, now)
+            if cmd.type == "continue":
+                return None, table.carry_on(who, now)
+            if cmd.type == "configure":
+                return None, table.configure(who, cmd.config, now)
             if cmd.type == "seat":
                 assert cmd.seat is not None and cmd.kind is not None
                 return None, table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
@@ -378,11 +384,19 @@ class Hub:
             info = table.next_info(self.now())
             if info is not None:
                 self.cluster.next_changed(code, info)
+        if cmd.type == "continue" and who.seat is not None:
+            # The other processes' copies of the table hold their pause until this too.
+            self.cluster.continued(code, [who.seat])
 
     def merge_next(self, table: Table, info: dict[str, Any]) -> None:
         """Another process said who is ready for the next game there, and the countdown."""
         with contextlib.suppress(Stale, SessionError):
             self.commit(table, table.merge_next(info["ready"], info["ms_left"], self.now()))
+
+    def merge_continued(self, table: Table, seats: list[int]) -> None:
+        """Another process said these seats have read the round's summary."""
+        with contextlib.suppress(Stale, SessionError):
+            self.commit(table, table.merge_continued(seats, self.now()))
 
     # ---------------------------------------------------------------- the one path
 
@@ -442,6 +456,8 @@ class Hub:
                     store.create_table(ch.code, ch.config, ch.host_hash)
                 elif isinstance(ch, TableClosed):
                     store.close_table(ch.code)
+                elif isinstance(ch, ConfigChanged):
+                    store.set_config(code, ch.config)
 
     def catch_up(self, code: str, *, force: bool = False) -> None:
         """Bring the held table up to what storage holds, announcing to our connections
@@ -471,6 +487,8 @@ class Hub:
             self.tables[code] = table
             for seat, action, by in stored.actions[moves:]:
                 self._announce(table, self.replay(table, seat, action, by))
+            if table.config != old.config:  # the host changed the rules between games
+                self._announce(table, Effects(table=True))
         else:
             table = self._restore(stored, stored.actions, stored.finished)
             table.adopt(old, now)

@@ -28,6 +28,8 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "hint": {},
     "react": {"reaction": (str,)},
     "ready": {},
+    "continue": {},
+    "configure": {"config": (dict,)},
     "ping": {},
 }
 _REQUIRED = {
@@ -35,6 +37,7 @@ _REQUIRED = {
     "seat": ("seat", "kind"),
     "react": ("reaction",),
     "relink": ("seat",),
+    "configure": ("config",),
 }
 _MAX_TEXT = {"token": MAX_TOKEN_LENGTH, "action": 40, "kind": 10, "bot": 40, "reaction": 8}
 
@@ -49,6 +52,7 @@ class Command(NamedTuple):
     kind: str | None = None
     bot: str | None = None
     reaction: str | None = None
+    config: dict[str, Any] | None = None  # configure: the new rules, timer and hints
 
 
 def parse_message(frame: str | bytes) -> Command:

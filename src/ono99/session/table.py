@@ -30,6 +30,7 @@ from ..engine import (
     Action,
     IllegalActionError,
     NotationError,
+    Rules,
     State,
     View,
     apply,
@@ -39,10 +40,19 @@ from ..engine import (
     record_of,
     view,
 )
-from .config import BOT, HUMAN, TableConfig, check_name, check_seat, same_name
+from .config import (
+    BOT,
+    HUMAN,
+    TableConfig,
+    check_name,
+    check_seat,
+    parse_rules_change,
+    same_name,
+)
 from .credentials import new_seed, new_token, same_hash, token_hash
 from .encode import encode_events, encode_view
 from .errors import SessionError
+from .pause import RoundPause
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 OPEN = "open"  # the seat command's word for a seat opened for a person
@@ -61,6 +71,10 @@ class Settings:
     # Seconds the host's "next game" counts down when not everyone has said they are ready.
     countdown: float = 10.0
     stand_in: str = "greedy"
+    # Seconds the next round's first turn waits, in a tokens or points match, for the people
+    # there to read the round's summary (less when they all say "continue"); 0: no pause.
+    round_pause: float = 0.0
+    turn_limits: tuple[float, float] = (5.0, 600.0)  # the turn timers a table may have
     # The bots a table may seat: the registry's opponents that this install can build.
     bots: tuple[str, ...] = field(default_factory=offered_bots)
 
@@ -153,7 +167,19 @@ class TableClosed(NamedTuple):
     code: str
 
 
-Change = TableCreated | SeatChanged | GameStarted | ActionTaken | GameFinished | TableClosed
+class ConfigChanged(NamedTuple):
+    config: str  # TableConfig as JSON: the host's rules for the games to come
+
+
+Change = (
+    TableCreated
+    | SeatChanged
+    | GameStarted
+    | ActionTaken
+    | GameFinished
+    | ConfigChanged
+    | TableClosed
+)
 
 
 class Step(NamedTuple):
@@ -261,6 +287,10 @@ class Table:
         # the next one, and when the host's countdown to it ends.
         self.ready: set[int] = set()
         self.countdown: float | None = None
+        # The running tally: games won by each seat at this table (stored in each finished
+        # game's record, meta.winners; a restart counts them again).
+        self.wins = [0] * len(seats)
+        self.pause = RoundPause()  # between rounds (not stored)
 
     # ---------------------------------------------------------------- making one
 
@@ -303,18 +333,28 @@ class Table:
         dealer: int | None = None,
         actions: Sequence[tuple[int, str, str]] = (),
         finished: bool = False,
+        wins: dict[int, int] | None = None,
+        record: str | None = None,
     ) -> Table:
-        """A table rebuilt from storage: its latest game is replayed action by action."""
+        """A table rebuilt from storage: its latest game is replayed action by action, under
+        the rules it was played with (``record``, when it is finished: the host may have
+        changed the table's since)."""
         table = cls(code, config, host_hash, seats, settings)
         table.game = game
+        for seat, count in (wins or {}).items():
+            if 0 <= seat < len(seats):
+                table.wins[seat] = count
         if game:
             assert seed is not None
-            state = new_game(config.rules, seed, dealer=dealer)
+            rules = config.rules if record is None else Rules.from_dict(json.loads(record)["rules"])
+            state = new_game(rules, seed, dealer=dealer)
             for seat, action, by in actions:
                 state = apply(state, seat, action)
                 table.by.append(by)
             table.state = state
             table.phase = OVER if finished or state.over else PLAYING
+            if state.over:
+                table._count_win()
             table._make_bots()
         table._schedule(now)
         return table
@@ -492,6 +532,16 @@ class Table:
         self._schedule(now)
         return Effects([self._seat_change(seat)], table=True)
 
+    def configure(self, who: Identity, data: Any, now: float) -> Effects:
+        """The host changes the rules (edition, options), the turn timer or hints for the
+        games to come: in the lobby or between games, never during one."""
+        self._host_only(who)
+        if self.phase == PLAYING:
+            raise SessionError("started", "the rules can change only between games")
+        config = parse_rules_change(data, self.config, turn_limits=self.settings.turn_limits)
+        self.config, self.rules = config, config.rules
+        return Effects([ConfigChanged(json.dumps(config.to_json()))], table=True)
+
     def start(self, who: Identity, now: float) -> Effects:
         self._host_only(who)
         if self.phase != LOBBY:
@@ -550,6 +600,31 @@ class Table:
             if s.kind == HUMAN and not s.open and s.connections > 0 and s.index not in self.ready
         ]
 
+    def carry_on(self, who: Identity, now: float) -> Effects:
+        """A person has read the round's summary; the last one to do so ends the pause. Sent
+        when there is no pause (it ran out meanwhile), it does nothing."""
+        if who.seat is None:
+            raise SessionError("not_seated", "spectators do not hold up the next round")
+        return self.merge_continued([who.seat], now)
+
+    def merge_continued(self, seats: Sequence[int], now: float) -> Effects:
+        """Seats that said "continue" (here, or on another server process)."""
+        if not self.pause.active(now):
+            return Effects()
+        self.pause.continued |= {s for s in seats if 0 <= s < len(self.seats)}
+        if not self.pause.waiting(self._people()):
+            self._end_pause(now)
+        return Effects(table=True)
+
+    def _people(self) -> list[int]:
+        return [s.index for s in self.seats if s.kind == HUMAN and not s.open and s.connections]
+
+    def _end_pause(self, now: float) -> None:
+        self.pause.end()
+        self._due.clear()
+        self._turn_key = None
+        self._schedule(now)
+
     # ---------------------------------------------------------------- playing
 
     def act(self, who: Identity, text: str, moves: int | None, now: float) -> Effects:
@@ -562,6 +637,8 @@ class Table:
         if self.phase == OVER:
             raise SessionError("over", "the game is over")
         state = self.state
+        if self.pause.active(now):
+            raise SessionError("paused", "the next round starts when everyone has read the last")
         if moves is not None and moves != state.moves:
             raise SessionError("stale", "the game moved on before this arrived", moves=state.moves)
         try:
@@ -661,7 +738,12 @@ class Table:
             effects.merge(self._apply(move.seat, DRAW, move.by, now))
             after = self.state
             assert after is not None
-        if move.by == "timer" and self.phase == PLAYING and after.to_play == move.seat:
+        if (
+            move.by == "timer"
+            and self.phase == PLAYING
+            and after.to_play == move.seat
+            and after.round == state.round  # a new round is a new turn (held by a pause)
+        ):
             self.turn_deadline = now + self.settings.bot_delay  # it finishes the turn
         return effects
 
@@ -676,6 +758,9 @@ class Table:
         if self.phase == OVER and self.countdown is not None and self.countdown <= now:
             return self._new_game(now)
         effects = Effects()
+        if self.pause.until is not None and self.pause.until <= now:
+            self.pause.end()
+            effects.table = True
         for seat in self.seats:
             if seat.grace_deadline is not None and seat.grace_deadline <= now:
                 seat.grace_deadline = None
@@ -698,6 +783,8 @@ class Table:
         times += [s.grace_deadline for s in self.seats if s.grace_deadline is not None]
         if self.phase == OVER and self.countdown is not None:
             times.append(self.countdown)
+        if self.pause.until is not None:
+            times.append(self.pause.until)
         return min(times, default=None)
 
     # ---------------------------------------------------------------- what to send
@@ -715,6 +802,8 @@ class Table:
             "rules": self.rules.to_dict(minimal=False),
             "turn_seconds": self.config.turn_seconds,
             "hints": self.config.hints,
+            "tally": list(self.wins),
+            "pause": self.pause.to_json(self._people(), now),
             "seats": [s.to_json() for s in self.seats],
             "turn": self.turn_info(now),
             "next": self.next_info(now),
@@ -779,6 +868,7 @@ class Table:
             "names": [s.name for s in self.seats],
             "players": [s.bot if s.kind == BOT else HUMAN for s in self.seats],
             "by": list(self.by),
+            "winners": list(self.state.winners),  # the table's tally is counted from these
         }
         return record_of(self.state, meta).to_json()
 
@@ -822,6 +912,7 @@ class Table:
         self.by = []
         self.phase = PLAYING
         self.ready, self.countdown = set(), None
+        self.pause.end()
         self.turn_deadline = None
         self._turn_key = None
         self._due.clear()
@@ -830,6 +921,7 @@ class Table:
         changes: list[Change] = [GameStarted(self.game, seed, self.state.dealer)]
         if self.state.over:  # possible in principle: nobody dealt in can play at all
             self.phase = OVER
+            self._count_win()
             changes.append(GameFinished(self.game, self.record_json()))
         self._schedule(now)
         return Effects(changes, table=True, snapshot=True)
@@ -844,11 +936,23 @@ class Table:
         table = False
         if self.state.over:
             self.phase = OVER
+            self._count_win()
             changes.append(GameFinished(self.game, self.record_json()))
+            table = True
+        elif self.state.round != before.round and self.settings.round_pause > 0 and self._people():
+            # A round ended: hold the next one's first turn while the people read its summary.
+            self.pause.begin(before.round, self.settings.round_pause, now)
+            self._due.clear()
+            self._turn_key = None
             table = True
         self._schedule(now)
         step = Step(seat, str(action), by, before.event_count, self.state)
         return Effects(changes, table=table, steps=[step])
+
+    def _count_win(self) -> None:
+        assert self.state is not None
+        for seat in self.state.winners:
+            self.wins[seat] += 1
 
     def _schedule(self, now: float) -> None:
         """Bring the timers in line with the state: who moves when."""
@@ -857,6 +961,7 @@ class Table:
             self._due.clear()
             self.turn_deadline = None
             self._turn_key = None
+            self.pause.end()
             for seat in self.seats:
                 seat.grace_deadline = None
             return
@@ -866,13 +971,14 @@ class Table:
                     seat.grace_deadline = now + self.settings.grace
             else:
                 seat.grace_deadline = None
+        start = max(now, self.pause.until or now)  # nothing moves before a pause ends
         for seat in self.seats:
             legal = legal_actions(state, seat.index) if seat.auto else []
             if not legal:
                 self._due.pop(seat.index, None)
             elif seat.index not in self._due:
                 delay = self.settings.bot_delay
-                self._due[seat.index] = now + (delay / 2 if legal == [DRAW] else delay)
+                self._due[seat.index] = start + (delay / 2 if legal == [DRAW] else delay)
         key = (self.game, state.round, state.to_play)
         to_play = state.to_play
         timed = (
@@ -880,7 +986,7 @@ class Table:
         )
         if key != self._turn_key:
             self._turn_key = key
-            self.turn_deadline = now + self.config.turn_seconds if timed else None
+            self.turn_deadline = start + self.config.turn_seconds if timed else None
         elif not timed:
             self.turn_deadline = None
         elif self.turn_deadline is None:

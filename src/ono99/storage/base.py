@@ -15,6 +15,7 @@ four tables that both backends must keep in step by hand anyway.
 
 from __future__ import annotations
 
+import json
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -42,6 +43,21 @@ class StoredTable:
     actions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action, by)
     seq: int = 0  # batches of changes written since the table was created
     closed: bool = False  # closed (idle): kept for its records, no longer played
+    # Games won per seat in the table's finished games before the latest one (that one's
+    # winners come from replaying it): the running tally. From each record's meta.winners.
+    wins: dict[int, int] = field(default_factory=dict)
+    record: str | None = None  # the latest game's record, when it is finished (its rules)
+
+
+def count_wins(rows: list[tuple[int, str | None]], latest: int) -> dict[int, int]:
+    """The tally from (game, winners as JSON text) rows, leaving out game ``latest``."""
+    wins: dict[int, int] = {}
+    for game, text in rows:
+        if game == latest or not text:
+            continue
+        for seat in json.loads(text):
+            wins[int(seat)] = wins.get(int(seat), 0) + 1
+    return wins
 
 
 class Conflict(Exception):
@@ -83,6 +99,10 @@ class Store(Protocol):
 
     def close_table(self, code: str) -> None:
         """Close the table: its games and records stay, nobody plays or joins it again."""
+        ...
+
+    def set_config(self, code: str, config: str) -> None:
+        """The host's new rules for the games to come (TableConfig as JSON)."""
         ...
 
     def append_action(

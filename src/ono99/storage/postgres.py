@@ -30,7 +30,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 
-from .base import Conflict, StoredSeat, StoredTable
+from .base import Conflict, StoredSeat, StoredTable, count_wins
 
 _V1 = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -206,6 +206,9 @@ class PostgresStore:
     def close_table(self, code: str) -> None:
         self._db.execute("UPDATE tables SET closed = %s WHERE code = %s", (time.time(), code))
 
+    def set_config(self, code: str, config: str) -> None:
+        self._db.execute("UPDATE tables SET config = %s WHERE code = %s", (config, code))
+
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(
             "UPDATE games SET finished = %s, record = %s WHERE code = %s AND game = %s",
@@ -254,14 +257,15 @@ class PostgresStore:
         table = StoredTable(code, json.loads(row[0]), row[1], seats, seq=int(row[2]))
         table.closed = row[3] is not None
         game = db.execute(
-            "SELECT game, seed, dealer, finished FROM games WHERE code = %s "
+            "SELECT game, seed, dealer, finished, record FROM games WHERE code = %s "
             "ORDER BY game DESC LIMIT 1",
             (code,),
         ).fetchone()
         if game is not None:
-            table.game, seed, table.dealer, finished = game
+            table.game, seed, table.dealer, finished, record = game
             table.seed = int(seed)
             table.finished = finished is not None
+            table.record = record if table.finished else None
             table.actions = [
                 (r[0], r[1], r[2])
                 for r in db.execute(
@@ -270,6 +274,12 @@ class PostgresStore:
                     (code, table.game),
                 )
             ]
+        rows = db.execute(
+            "SELECT game, record::json -> 'meta' ->> 'winners' FROM games "
+            "WHERE code = %s AND finished IS NOT NULL",
+            (code,),
+        ).fetchall()
+        table.wins = count_wins(rows, table.game)
         return table
 
     def seq(self, code: str) -> int | None:

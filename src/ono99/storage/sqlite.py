@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .base import Conflict, StoredSeat, StoredTable
+from .base import Conflict, StoredSeat, StoredTable, count_wins
 
 # The versioned migrations: the file's ``user_version`` is the last one applied.
 _V1 = """
@@ -169,6 +169,9 @@ class SqliteStore:
     def close_table(self, code: str) -> None:
         self._db.execute("UPDATE tables SET closed = ? WHERE code = ?", (time.time(), code))
 
+    def set_config(self, code: str, config: str) -> None:
+        self._db.execute("UPDATE tables SET config = ? WHERE code = ?", (config, code))
+
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(
             "UPDATE games SET finished = ?, record = ? WHERE code = ? AND game = ?",
@@ -203,14 +206,15 @@ class SqliteStore:
         table = StoredTable(code, json.loads(row[0]), row[1], seats, seq=row[2])
         table.closed = row[3] is not None
         game = db.execute(
-            "SELECT game, seed, dealer, finished FROM games WHERE code = ? "
+            "SELECT game, seed, dealer, finished, record FROM games WHERE code = ? "
             "ORDER BY game DESC LIMIT 1",
             (code,),
         ).fetchone()
         if game is not None:
-            table.game, seed, table.dealer, finished = game
+            table.game, seed, table.dealer, finished, record = game
             table.seed = int(seed)
             table.finished = finished is not None
+            table.record = record if table.finished else None
             table.actions = [
                 (r[0], r[1], r[2])
                 for r in db.execute(
@@ -219,6 +223,12 @@ class SqliteStore:
                     (code, table.game),
                 )
             ]
+        rows = db.execute(
+            "SELECT game, json_extract(record, '$.meta.winners') FROM games "
+            "WHERE code = ? AND finished IS NOT NULL",
+            (code,),
+        ).fetchall()
+        table.wins = count_wins(rows, table.game)
         return table
 
     def seq(self, code: str) -> int | None:
