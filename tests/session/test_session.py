@@ -38,6 +38,7 @@ from ono99.session import (
     parse_message,
     parse_table_request,
     replay_steps,
+    wire,
 )
 from ono99.session.credentials import CODE_ALPHABET, new_code
 from ono99.session.table import OVER, PLAYING, TableCreated
@@ -248,7 +249,7 @@ def test_a_turn_is_stored_and_announced_and_refusals_change_nothing() -> None:
     out = table.act(who[to_play], str(action), 0, 1.0)
     assert out.changes == [ActionTaken(1, 0, to_play, str(action), "seat")]
     assert out.step is not None and out.step.seat == to_play and out.step.first_event == 1
-    messages = table.update_messages(out.step, [0, 1, 2, None], 1.0)
+    messages = wire.update_messages(table, out.step, [0, 1, 2, None], 1.0)
     after = table.state
     assert after is not None
     for seat, message in messages.items():
@@ -296,7 +297,8 @@ def test_a_whole_game_every_message_is_that_seats_view() -> None:
         now += 0.1
         out = table.act(who[seat], str(action), state.moves, now)
         assert out.step is not None
-        for audience, message in table.update_messages(out.step, [0, 1, 2, 3, None], now).items():
+        messages = wire.update_messages(table, out.step, [0, 1, 2, 3, None], now)
+        for audience, message in messages.items():
             after = table.state
             assert after is not None
             assert message["view"] == encode_view(view(after, audience))
@@ -326,7 +328,7 @@ def test_the_snapshot_holds_the_log_and_no_one_elses_hand() -> None:
     state = table.state
     assert state is not None
     for seat in (0, 1, None):
-        message = table.state_message(seat, 0.0)
+        message = wire.state_message(table, seat, 0.0)
         assert message["view"] == encode_view(view(state, seat))
         assert message["log"] == encode_events(state.events())
         assert message["moves"] == state.moves
@@ -382,7 +384,7 @@ def test_the_turn_timer_lets_the_stand_in_finish_the_turn() -> None:
     assert state is not None and state.to_play is not None
     seat = state.to_play
     assert table.turn_deadline == pytest.approx(10.0)
-    info = table.turn_info(4.0)
+    info = wire.turn_info(table, 4.0)
     assert info == {"seat": seat, "seconds": 10.0, "ms_left": 6000, "auto": False}
     assert table.pending_move(9.9) is None
     move = table.pending_move(10.0)
@@ -411,7 +413,7 @@ def test_a_dropped_player_keeps_the_seat_for_the_grace_period() -> None:
     assert table.next_deadline() is None
     table.disconnect(who[seat], 200.0)
     out = table.expire(230.0)
-    assert out.table and table.seats[seat].away and table.table_message(230.0)["turn"]["auto"]
+    assert out.table and table.seats[seat].away and wire.table_message(table, 230.0)["turn"]["auto"]
     move = table.pending_move(231.0)
     assert move is not None and move.by == "away" and move.seat == seat
     table.complete(move, move.bot.choose(move.view), 231.0)
@@ -511,9 +513,9 @@ def test_restore_rebuilds_the_same_table_from_its_changes() -> None:
     assert restored.state == table.state
     assert restored.by == table.by and restored.phase == table.phase
     for seat in (0, 2, None):
-        assert restored.state_message(seat, 0.0) == {
-            **table.state_message(seat, 0.0),
-            "turn": restored.state_message(seat, 0.0)["turn"],
+        assert wire.state_message(restored, seat, 0.0) == {
+            **wire.state_message(table, seat, 0.0),
+            "turn": wire.state_message(restored, seat, 0.0)["turn"],
         }
     assert [s.name for s in restored.seats] == [s.name for s in table.seats]
 
@@ -525,7 +527,7 @@ def test_play_again_deals_a_new_game_with_a_new_seed() -> None:
         table.again(host, 0.0)
     assert err.value.code == "not_over"
     drive_bots(table, 0.0, 10_000.0)
-    assert table.phase == OVER and table.turn_info(0.0) is None
+    assert table.phase == OVER and wire.turn_info(table, 0.0) is None
     out = table.again(host, 0.0)
     assert out.snapshot and table.game == 2 and table.phase == PLAYING
     seeds = [c.seed for c in changes + out.changes if isinstance(c, GameStarted)]
@@ -675,17 +677,17 @@ def test_the_next_game_starts_once_every_person_there_is_ready() -> None:
     ready (bots always are); the last one starts the next game."""
     table, who = finished(["human", "human", "greedy"])
     now = 2e6
-    assert table.next_info(now) == {"ready": [], "waiting": [0, 1], "ms_left": None}
+    assert wire.next_info(table, now) == {"ready": [], "waiting": [0, 1], "ms_left": None}
     out = table.mark_ready(who[1], now)
     assert out.table and not out.changes and table.phase == OVER
-    assert table.table_message(now)["next"] == {"ready": [1], "waiting": [0], "ms_left": None}
+    assert wire.table_message(table, now)["next"] == {"ready": [1], "waiting": [0], "ms_left": None}
     with pytest.raises(SessionError) as err:
         table.mark_ready(Identity(None, False), now)
     assert err.value.code == "not_seated"
     out = table.mark_ready(who[0], now)
     assert table.phase == PLAYING and table.game == 2
     assert any(isinstance(c, GameStarted) for c in out.changes)
-    assert table.table_message(now)["next"] is None
+    assert wire.table_message(table, now)["next"] is None
     with pytest.raises(SessionError) as err:
         table.mark_ready(who[0], now)
     assert err.value.code == "not_over"
@@ -696,7 +698,7 @@ def test_the_host_s_next_game_counts_down_for_those_not_ready() -> None:
     now = 2e6
     out = table.again(who[0], now)
     assert not out.changes and table.phase == OVER  # Ben has not said he is ready
-    assert table.next_info(now + 4) == {"ready": [0], "waiting": [1], "ms_left": 6000}
+    assert wire.next_info(table, now + 4) == {"ready": [0], "waiting": [1], "ms_left": 6000}
     assert table.next_deadline() == pytest.approx(now + SETTINGS.countdown)
     assert table.expire(now + 9.9).changes == []
     out = table.expire(now + SETTINGS.countdown)
@@ -735,7 +737,7 @@ def test_a_round_s_summary_holds_the_next_round_until_everyone_continues() -> No
             table.act(who[0], rng.choice([str(a) for a in legal_actions(state, 0)]), None, now)
         else:
             now = drive_bots(table, now, (table.next_deadline() or now) + 0.001)
-    paused = table.table_message(now)["pause"]
+    paused = wire.table_message(table, now)["pause"]
     assert paused == {"round": 1, "ms_left": 5000, "continued": [], "waiting": [0]}
     assert table.pending_move(now + 4.9) is None  # nobody moves under the summary
     assert table.next_deadline() == pytest.approx(now + 5.0)
@@ -749,7 +751,7 @@ def test_a_round_s_summary_holds_the_next_round_until_everyone_continues() -> No
         table.carry_on(Identity(None, False), now + 1)
     assert err.value.code == "not_seated"
     assert table.carry_on(who[0], now + 1).table  # the only person there: play resumes
-    assert table.table_message(now + 1)["pause"] is None
+    assert wire.table_message(table, now + 1)["pause"] is None
     # From now on, not from the pause's end: a bot's delay, or the person's turn timer.
     assert table.next_deadline() == pytest.approx(now + 1 + (30 if state.to_play == 0 else 1))
     assert not table.carry_on(who[0], now + 1.5).table  # no pause: nothing to do
@@ -760,7 +762,7 @@ def test_without_a_continue_the_pause_ends_by_itself() -> None:
     table, _who, _ = make_table(["human", "greedy"], 0, settings, edition="1980")
     table.pause.begin(1, 5.0, 10.0)
     assert table.pause.active(12.0) and not table.pause.active(15.0)
-    assert table.expire(15.0).table and table.table_message(15.0)["pause"] is None
+    assert table.expire(15.0).table and wire.table_message(table, 15.0)["pause"] is None
 
 
 def test_the_host_changes_the_rules_between_games_and_only_then() -> None:
@@ -789,7 +791,7 @@ def test_the_host_changes_the_rules_between_games_and_only_then() -> None:
     assert out.table and len(out.changes) == 1
     stored = json.loads(out.changes[0].config)
     assert TableConfig.from_json(stored) == table.config
-    message = table.table_message(1e6)
+    message = wire.table_message(table, 1e6)
     assert (message["rules"]["edition"], message["rules"]["match"]) == ("1980", "points")
     assert message["rules"]["target"] == 100 and message["turn_seconds"] == 60
     assert table.state is old_state  # the game just played stays as it was

@@ -21,6 +21,7 @@ from ..session import (
     normalize_code,
     parse_table_request,
     rule_options,
+    wire,
 )
 from ..session.config import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .config import ServerConfig
@@ -164,7 +165,7 @@ async def table_info(request: Request) -> Response:
             raise hub.missing(code)
     except SessionError as exc:
         return _refused(request, exc)
-    info = table.table_message(hub.now())
+    info = wire.table_message(table, hub.now())
     del info["type"]
     info["games"] = [{"game": g, "finished": f} for g, f in hub.store.games(code)]
     return JSONResponse(info)

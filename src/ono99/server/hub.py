@@ -42,6 +42,7 @@ from ..session import (
     TableConfig,
     TableCreated,
     new_code,
+    wire,
 )
 from ..session.encode import dumps
 from ..session.table import OVER, Change, ConfigChanged, Hint
@@ -249,8 +250,8 @@ class Hub:
         effects = self._count(table, who, +1)
         if who.seat is not None:
             self.links.setdefault(code, {})[who.seat] = table.seats[who.seat].token_hash
-        sub.send(dumps(table.table_message(now)))
-        sub.send(dumps(table.state_message(who.seat, now)))
+        sub.send(dumps(wire.table_message(table, now)))
+        sub.send(dumps(wire.state_message(table, who.seat, now)))
         self.pubsub.subscribe(channel(table.code, who.seat), sub)
         with contextlib.suppress(Stale):
             self.commit(table, effects)
@@ -381,7 +382,7 @@ class Hub:
         self.mutate(code, change)
         table = self.tables.get(code)
         if cmd.type in ("ready", "again") and table is not None and table.phase == OVER:
-            info = table.next_info(self.now())
+            info = wire.next_info(table, self.now())
             if info is not None:
                 self.cluster.next_changed(code, info)
         if cmd.type == "continue" and who.seat is not None:
@@ -525,13 +526,13 @@ class Hub:
         code = table.code
         if effects.snapshot:
             for a in audiences:
-                self.pubsub.publish(channel(code, a), dumps(table.state_message(a, now)))
+                self.pubsub.publish(channel(code, a), dumps(wire.state_message(table, a, now)))
         else:
             for step in effects.steps:
-                for a, message in table.update_messages(step, audiences, now).items():
+                for a, message in wire.update_messages(table, step, audiences, now).items():
                     self.pubsub.publish(channel(code, a), dumps(message))
         if effects.table:
-            text = dumps(table.table_message(now))
+            text = dumps(wire.table_message(table, now))
             for a in audiences:
                 self.pubsub.publish(channel(code, a), text)
 

@@ -4,7 +4,8 @@ The core of the multiplayer server, with no I/O: each command takes the time ``n
 monotonic clock, in seconds) and returns an ``Effects`` — the changes the caller must store
 *before* it announces anything, and what to announce. Bots do not move by themselves: the
 table says when a move is due (``next_deadline``, ``pending_move``), the caller asks the bot
-(perhaps on another thread) and hands the choice back (``complete``).
+(perhaps on another thread) and hands the choice back (``complete``). What the table sends
+to each audience is built by ``session/wire.py``; the pause between rounds is ``pause.py``.
 
 Seats and timing:
 - A bot seat moves ``bot_delay`` seconds after it may; under the draw penalty it takes the
@@ -50,7 +51,6 @@ from .config import (
     same_name,
 )
 from .credentials import new_seed, new_token, same_hash, token_hash
-from .encode import encode_events, encode_view
 from .errors import SessionError
 from .pause import RoundPause
 
@@ -787,78 +787,7 @@ class Table:
             times.append(self.pause.until)
         return min(times, default=None)
 
-    # ---------------------------------------------------------------- what to send
-
-    def table_message(self, now: float) -> dict[str, Any]:
-        host_seat = next(
-            (s.index for s in self.seats if same_hash(s.token_hash, self.host_hash)), None
-        )
-        return {
-            "type": "table",
-            "code": self.code,
-            "phase": self.phase,
-            "game": self.game,
-            "host_seat": host_seat,
-            "rules": self.rules.to_dict(minimal=False),
-            "turn_seconds": self.config.turn_seconds,
-            "hints": self.config.hints,
-            "tally": list(self.wins),
-            "pause": self.pause.to_json(self._people(), now),
-            "seats": [s.to_json() for s in self.seats],
-            "turn": self.turn_info(now),
-            "next": self.next_info(now),
-        }
-
-    def next_info(self, now: float) -> dict[str, Any] | None:
-        """Between games: who is ready for the next one, and the host's countdown to it."""
-        if self.phase != OVER:
-            return None
-        left = None if self.countdown is None else max(0, round((self.countdown - now) * 1000))
-        return {"ready": sorted(self.ready), "waiting": self.waiting_for(), "ms_left": left}
-
-    def state_message(self, seat: int | None, now: float) -> dict[str, Any]:
-        """Everything ``seat`` (None: a spectator) may know of the current game."""
-        if self.state is None:
-            return {"type": "state", "game": 0, "moves": 0, "view": None, "log": [], "by": []}
-        v = view(self.state, seat)
-        return {
-            "type": "state",
-            "game": self.game,
-            "moves": self.state.moves,
-            "view": encode_view(v),
-            "log": encode_events(v.events),
-            "by": list(self.by),
-            "turn": self.turn_info(now),
-        }
-
-    def update_messages(
-        self, step: Step, audiences: list[int | None], now: float
-    ) -> dict[int | None, dict[str, Any]]:
-        """The message announcing ``step`` to each audience (a seat, or None: spectators)."""
-        state = step.state
-        common = {
-            "type": "update",
-            "game": self.game,
-            "moves": state.moves,
-            "seat": step.seat,
-            "action": step.action,
-            "by": step.by,
-            "events": encode_events(state.events(step.first_event)),
-            "turn": self.turn_info(now),
-        }
-        return {a: {**common, "view": encode_view(view(state, a))} for a in audiences}
-
-    def turn_info(self, now: float) -> dict[str, Any] | None:
-        if self.phase != PLAYING or self.state is None:
-            return None
-        seat = self.state.to_play
-        deadline = self.turn_deadline
-        return {
-            "seat": seat,
-            "seconds": self.config.turn_seconds or None,
-            "ms_left": None if deadline is None else max(0, round((deadline - now) * 1000)),
-            "auto": seat is not None and self.seats[seat].auto,
-        }
+    # ---------------------------------------------------------------- records
 
     def record_json(self) -> str:
         """The N3 record of the current game. It reveals every card: only for a game that
