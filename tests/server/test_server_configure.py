@@ -70,4 +70,4 @@ def test_the_host_changes_the_rules_between_games(server: BackgroundServer | Clu
         for c in (ana, ben):
             await c.close()
 
-    run(main())
+    run(main(), 180)  # a whole game, each move after a drain of both: slow on a busy cluster
