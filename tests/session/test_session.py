@@ -383,7 +383,7 @@ def test_the_turn_timer_lets_the_stand_in_finish_the_turn() -> None:
     state = table.state
     assert state is not None and state.to_play is not None
     seat = state.to_play
-    assert table.turn_deadline == pytest.approx(10.0)
+    assert table.clock.turn_deadline == pytest.approx(10.0)
     info = wire.turn_info(table, 4.0)
     assert info == {"seat": seat, "seconds": 10.0, "ms_left": 6000, "auto": False}
     assert table.pending_move(9.9) is None
@@ -395,7 +395,7 @@ def test_the_turn_timer_lets_the_stand_in_finish_the_turn() -> None:
     after = table.state
     assert after is not None
     if after.to_play != seat:  # the next person's turn has a fresh timer
-        assert table.turn_deadline == pytest.approx(20.0)
+        assert table.clock.turn_deadline == pytest.approx(20.0)
 
 
 def test_a_dropped_player_keeps_the_seat_for_the_grace_period() -> None:
@@ -459,7 +459,7 @@ def test_when_the_timer_runs_out_the_stand_in_plays_the_whole_turn_draw_included
         if state.to_play == 0 and not state.owes_draw:
             break
         now = drive_bots(table, now, now + 2)
-    deadline = table.turn_deadline
+    deadline = table.clock.turn_deadline
     assert deadline is not None
     move = table.pending_move(deadline)
     assert move is not None and move.seat == 0 and move.by == "timer"
@@ -838,8 +838,8 @@ def test_a_timed_out_turn_that_ends_a_round_does_not_skip_the_pause() -> None:
                 table.complete(move, move.bot.choose(move.view), now)
                 last = move.seat
         if table.pause.until is not None and table.state and table.state.to_play == last:
-            assert table.turn_deadline is not None
-            assert table.turn_deadline >= table.pause.until
+            assert table.clock.turn_deadline is not None
+            assert table.clock.turn_deadline >= table.pause.until
             assert table.pending_move(table.pause.until - 0.01) is None
             return
     pytest.fail("in no game did the seat that ended a round open the next")

@@ -41,6 +41,7 @@ from ..engine import (
     record_of,
     view,
 )
+from .clock import Clock
 from .config import (
     BOT,
     HUMAN,
@@ -276,10 +277,7 @@ class Table:
         self.game = 0  # games started so far; the current one is numbered this
         self.state: State | None = None
         self.by: list[str] = []  # who made each action of the current game
-        self.turn_deadline: float | None = None
-        self._turn_key: tuple[int, int, int | None] | None = None
-        self._due: dict[int, float] = {}  # auto seats: when they move
-        self._thinking: set[int] = set()  # seats whose bot is choosing now
+        self.clock = Clock(settings.bot_delay)  # when bots move and turn timers run out
         self._bots: dict[int, Bot] = {}
         self._stand_ins: dict[int, Bot] = {}
         self._reacted: dict[int, float] = {}  # seat: when it last reacted (not stored)
@@ -621,8 +619,7 @@ class Table:
 
     def _end_pause(self, now: float) -> None:
         self.pause.end()
-        self._due.clear()
-        self._turn_key = None
+        self.clock.restart()
         self._schedule(now)
 
     # ---------------------------------------------------------------- playing
@@ -689,31 +686,18 @@ class Table:
         ``complete`` or ``abandon``."""
         if self.phase != PLAYING or self.state is None:
             return None
-        best: tuple[float, int, str] | None = None
-        for seat, due in self._due.items():
-            if due <= now and seat not in self._thinking and (best is None or due < best[0]):
-                best = (due, seat, "bot" if self.seats[seat].kind == BOT else "away")
-        to_play = self.state.to_play
-        deadline = self.turn_deadline
-        if (
-            deadline is not None
-            and deadline <= now
-            and to_play is not None
-            and to_play not in self._thinking
-            and (best is None or deadline < best[0])
-        ):
-            best = (deadline, to_play, "timer")
-        if best is None:
+        due = self.clock.due(self.state.to_play, now)
+        if due is None:
             return None
-        _, seat, by = best
-        self._thinking.add(seat)
+        seat, timer = due
+        by = "timer" if timer else "bot" if self.seats[seat].kind == BOT else "away"
         bot = self._bots[seat] if by == "bot" else self._stand_in(seat)
         return Move(seat, by, bot, view(self.state, seat), self.game, self.state.moves)
 
     def complete(self, move: Move, action: Action, now: float) -> Effects:
         """Play the action a bot chose for ``move``; nothing happens when the game moved
         on meanwhile (the move is asked again if still due)."""
-        self._thinking.discard(move.seat)
+        self.clock.done(move.seat)
         state = self.state
         if (
             self.phase != PLAYING
@@ -744,13 +728,12 @@ class Table:
             and after.to_play == move.seat
             and after.round == state.round  # a new round is a new turn (held by a pause)
         ):
-            self.turn_deadline = now + self.settings.bot_delay  # it finishes the turn
+            self.clock.finish_turn(now)
         return effects
 
     def abandon(self, move: Move, now: float) -> None:
         """The bot could not choose (it raised): ask again later."""
-        self._thinking.discard(move.seat)
-        self._due[move.seat] = now + max(self.settings.bot_delay, 0.1)
+        self.clock.again_later(move.seat, now)
 
     def expire(self, now: float) -> Effects:
         """Grace periods that ran out: the stand-in takes over those seats; a countdown to
@@ -772,14 +755,10 @@ class Table:
 
     def next_deadline(self) -> float | None:
         """When something will next be due: a bot's move, a turn timer, a grace period."""
-        times = [t for s, t in self._due.items() if s not in self._thinking]
         state = self.state
-        if (
-            self.turn_deadline is not None
-            and state is not None
-            and state.to_play not in self._thinking
-        ):
-            times.append(self.turn_deadline)
+        times = []
+        if (clock := self.clock.next_deadline(state.to_play if state else None)) is not None:
+            times.append(clock)
         times += [s.grace_deadline for s in self.seats if s.grace_deadline is not None]
         if self.phase == OVER and self.countdown is not None:
             times.append(self.countdown)
@@ -842,10 +821,7 @@ class Table:
         self.phase = PLAYING
         self.ready, self.countdown = set(), None
         self.pause.end()
-        self.turn_deadline = None
-        self._turn_key = None
-        self._due.clear()
-        self._thinking.clear()
+        self.clock.stop()
         self._make_bots()
         changes: list[Change] = [GameStarted(self.game, seed, self.state.dealer)]
         if self.state.over:  # possible in principle: nobody dealt in can play at all
@@ -860,7 +836,7 @@ class Table:
         before = self.state
         self.state = apply(before, seat, action)
         self.by.append(by)
-        self._due.pop(seat, None)  # a bot's next action waits its own delay
+        self.clock.moved(seat)
         changes: list[Change] = [ActionTaken(self.game, before.moves, seat, str(action), by)]
         table = False
         if self.state.over:
@@ -871,8 +847,7 @@ class Table:
         elif self.state.round != before.round and self.settings.round_pause > 0 and self._people():
             # A round ended: hold the next one's first turn while the people read its summary.
             self.pause.begin(before.round, self.settings.round_pause, now)
-            self._due.clear()
-            self._turn_key = None
+            self.clock.restart()
             table = True
         self._schedule(now)
         step = Step(seat, str(action), by, before.event_count, self.state)
@@ -887,9 +862,7 @@ class Table:
         """Bring the timers in line with the state: who moves when."""
         state = self.state
         if self.phase != PLAYING or state is None:
-            self._due.clear()
-            self.turn_deadline = None
-            self._turn_key = None
+            self.clock.stop()
             self.pause.end()
             for seat in self.seats:
                 seat.grace_deadline = None
@@ -901,25 +874,7 @@ class Table:
             else:
                 seat.grace_deadline = None
         start = max(now, self.pause.until or now)  # nothing moves before a pause ends
-        for seat in self.seats:
-            legal = legal_actions(state, seat.index) if seat.auto else []
-            if not legal:
-                self._due.pop(seat.index, None)
-            elif seat.index not in self._due:
-                delay = self.settings.bot_delay
-                self._due[seat.index] = start + (delay / 2 if legal == [DRAW] else delay)
-        key = (self.game, state.round, state.to_play)
-        to_play = state.to_play
-        timed = (
-            to_play is not None and not self.seats[to_play].auto and self.config.turn_seconds > 0
-        )
-        if key != self._turn_key:
-            self._turn_key = key
-            self.turn_deadline = start + self.config.turn_seconds if timed else None
-        elif not timed:
-            self.turn_deadline = None
-        elif self.turn_deadline is None:
-            self.turn_deadline = now + self.config.turn_seconds  # back from away mid-turn
+        self.clock.schedule(self.game, state, self.seats, self.config.turn_seconds, start, now)
 
 
 class _BotNames:

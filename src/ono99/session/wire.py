@@ -82,7 +82,7 @@ def turn_info(table: Table, now: float) -> dict[str, Any] | None:
     if table.phase != PLAYING or table.state is None:
         return None
     seat = table.state.to_play
-    deadline = table.turn_deadline
+    deadline = table.clock.turn_deadline
     return {
         "seat": seat,
         "seconds": table.config.turn_seconds or None,
