@@ -31,6 +31,7 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_HELLO_TIMEOUT = 4408
+CLOSE_TOO_MANY = 4429  # too many connections from this address, or spectators at the table
 CLOSE_POLICY = 1008  # too many refused messages
 CLOSE_TOO_SLOW = 1013  # the client did not read its messages
 
@@ -80,9 +81,45 @@ def error_message(exc: SessionError, ref: Any = None) -> str:
     return dumps(message)
 
 
+class Counts:
+    """How many of something each key has now (this process): connections per address,
+    spectators per table."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def take(self, key: str, most: int) -> bool:
+        """One more for ``key``, unless it has ``most`` already (0: no limit)."""
+        n = self.counts.get(key, 0)
+        if 0 < most <= n:
+            return False
+        self.counts[key] = n + 1
+        return True
+
+    def give_back(self, key: str) -> None:
+        n = self.counts.pop(key, 1) - 1
+        if n > 0:
+            self.counts[key] = n
+
+
 async def table_socket(ws: WebSocket) -> None:
-    hub: Hub = ws.app.state.hub
     config: ServerConfig = ws.app.state.config
+    addresses: Counts = ws.app.state.sockets
+    address = ws.client.host if ws.client else "?"
+    if not addresses.take(address, config.max_connections):
+        await ws.accept()
+        most = config.max_connections
+        refusal = SessionError("too_many_connections", "too many connections", most=most)
+        await _refuse(ws, refusal, CLOSE_TOO_MANY)
+        return
+    try:
+        await _serve(ws, config)
+    finally:
+        addresses.give_back(address)
+
+
+async def _serve(ws: WebSocket, config: ServerConfig) -> None:
+    hub: Hub = ws.app.state.hub
     await ws.accept()
     code = normalize_code(ws.path_params.get("code", ""))
     table = hub.get(code) if code else None
@@ -100,6 +137,22 @@ async def table_socket(ws: WebSocket) -> None:
         return
     except WebSocketDisconnect:
         return
+    spectators: Counts = ws.app.state.spectators
+    if who.seat is None and not spectators.take(code, config.max_spectators):
+        most = config.max_spectators
+        refusal = SessionError("table_full_of_spectators", "too many watch", most=most)
+        await _refuse(ws, refusal, CLOSE_TOO_MANY)
+        return
+    try:
+        await _attached(ws, config, hub, code, who)
+    finally:
+        if who.seat is None:
+            spectators.give_back(code)
+
+
+async def _attached(
+    ws: WebSocket, config: ServerConfig, hub: Hub, code: str, who: Identity
+) -> None:
     conn = Connection(ws, config.queue_limit)
     # Again: the table may have been unloaded while we waited for hello.
     if not hub.attach(code, who, conn):
