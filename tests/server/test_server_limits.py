@@ -301,3 +301,42 @@ def test_pages_of_other_sites_are_refused(tmp_path: Path) -> None:
                     assert json.loads(await ws.recv())["type"] == "welcome"
 
         run(main())
+
+
+def test_a_client_that_stops_reading_is_closed_with_1013(tmp_path: Path) -> None:
+    """A client that stops reading fills the socket's buffers, then its queue
+    (``queue_limit``): the server closes it with 1013 at once, the close frame behind what the
+    socket already holds, and lets go of it without waiting for it to read. It used to wait
+    for ever to write (uvicorn writes nothing, a close neither, until the client reads): the
+    client saw no close frame, or uvicorn's keepalive's 1011 40 s later."""
+    with running_server(tmp_path / "ono99.db", ws_rate=1e6, ws_burst=1e6) as server:
+        made = create_table(server.url, ["human", "greedy"])
+        held: dict[str, int] = server.app.state.sockets.counts  # type: ignore[attr-defined]
+        # Small kernel buffers (accepted sockets take the listening one's), so that a few
+        # thousand pongs fill them rather than megabytes.
+        server.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+
+        async def main() -> None:
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect(("127.0.0.1", int(server.url.rsplit(":", 1)[1])))
+            where = f"{server.ws_url}/ws/{made['code']}"
+            async with connect(where, sock=sock, ping_interval=None) as ws:
+                await ws.send('{"type": "hello"}')
+                assert json.loads(await ws.recv())["type"] == "welcome"
+                assert held == {"127.0.0.1": 1}
+                ws.transport.pause_reading()  # stop reading: what comes stays in the buffers
+                ping = json.dumps({"type": "ping", "id": "x" * 40})
+                end = time.monotonic() + TIMEOUT
+                while held and time.monotonic() < end:  # ask for pongs, at a pace the
+                    for _ in range(20):  # server's writer keeps up with while it can write
+                        await ws.send(ping)
+                    await asyncio.sleep(0.005)
+                assert not held, "the server still holds a connection that does not read"
+                ws.transport.resume_reading()
+                with pytest.raises(ConnectionClosed) as closed:
+                    while True:
+                        await ws.recv()
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+
+        run(main())

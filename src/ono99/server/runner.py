@@ -13,7 +13,7 @@ import uvicorn
 
 from .app import create_app
 from .config import ServerConfig
-from .deadline import with_header_timeout
+from .protocols import PromptClose, with_header_timeout
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -41,6 +41,7 @@ def make_server(config: ServerConfig) -> uvicorn.Server:
             forwarded_allow_ips=config.forwarded_allow_ips or "",
             limit_concurrency=config.max_concurrency or None,
             http=with_header_timeout(config.header_timeout),
+            ws=PromptClose,
         )
     )
 

@@ -45,6 +45,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closing = False
         self.close_code = 1000
+        self.sending: asyncio.Future[None] | None = None  # the message being written
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -63,14 +64,19 @@ class Connection:
             self.closing = True
             self.close_code = code
             self.queue.put_nowait(None)
+            if code == CLOSE_TOO_SLOW and self.sending is not None:
+                # It waits for a reader who stopped: give up on it and on the rest, and close
+                # now (server/protocols.py writes the close behind what the socket holds).
+                self.sending.cancel()
 
     async def write_loop(self) -> None:
         with contextlib.suppress(Exception):
-            while True:
-                text = await self.queue.get()
-                if text is None:
+            while (text := await self.queue.get()) is not None:
+                self.sending = asyncio.ensure_future(self.ws.send_text(text))
+                await asyncio.wait([self.sending])
+                if self.sending.cancelled():
                     break
-                await self.ws.send_text(text)
+                self.sending.result()  # a failed write ends the loop
             await self.ws.close(self.close_code)
 
 
