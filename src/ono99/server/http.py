@@ -137,9 +137,10 @@ async def create_table(request: Request) -> Response:
         config, name = parse_table_request(
             data, bots=hub.settings.bots, turn_limits=_config(request).turn_limits
         )
-        _check_open_tables(request)
+        counting = _check_open_tables(request)
         table, token, who = hub.create(config, name)
-        _created(request).setdefault(client_address(request), []).append(table.code)
+        if counting:
+            _created(request).setdefault(client_address(request), []).append(table.code)
     except SessionError as exc:
         return error_response(exc)
     return JSONResponse(
@@ -153,13 +154,15 @@ def _created(request: Request) -> dict[str, list[str]]:
     return created
 
 
-def _check_open_tables(request: Request) -> None:
+def _check_open_tables(request: Request) -> bool:
     """A client address may have ``max_open_tables`` tables not over at once: a family needs
-    a few, a script filling the database needs many."""
+    a few, a script filling the database needs many. Whether the limit is on."""
     most = _config(request).max_open_tables
     if most <= 0:
-        return
+        return False
     created, host, hub = _created(request), client_address(request), _hub(request)
+    if len(created) > 10_000 and host not in created:
+        created.clear()  # as crude as the rate limiters', and as bounded
     codes = [c for c in created.get(host, []) if (t := hub.get(c)) is not None and t.phase != OVER]
     if codes:
         created[host] = codes
@@ -169,6 +172,7 @@ def _check_open_tables(request: Request) -> None:
         raise SessionError(
             "too_many_tables", f"at most {most} unfinished tables per address", most=most
         )
+    return True
 
 
 async def join_table(request: Request) -> Response:
