@@ -5,6 +5,8 @@ none to watch) within ``hello_timeout`` → welcome, table, state → then comma
 back to this connection only, announcements from the pub/sub. Each message is checked for
 size, rate and schema before anything looks at it. Outgoing messages go through a queue
 with a bound, so one slow reader cannot hold up a table: past the bound it is disconnected.
+A client address may hold ``max_connections`` websockets and a table ``max_spectators``
+spectators, on this process (``Counts``); past either the connection is refused (4429).
 """
 
 from __future__ import annotations
@@ -146,7 +148,9 @@ async def _serve(ws: WebSocket, config: ServerConfig) -> None:
     spectators: Counts = ws.app.state.spectators
     if who.seat is None and not spectators.take(code, config.max_spectators):
         most = config.max_spectators
-        refusal = SessionError("table_full_of_spectators", "too many watch", most=most)
+        refusal = SessionError(
+            "table_full_of_spectators", "this table has enough spectators", most=most
+        )
         await _refuse(ws, refusal, CLOSE_TOO_MANY)
         return
     try:
