@@ -29,8 +29,10 @@ from server_support import (
     ServerProcess,
     create_table,
     run,
+    running_cluster,
     running_server,
 )
+from tiers import slow
 
 BODY = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], "turn_seconds": 0}
 
@@ -344,3 +346,25 @@ def test_a_client_that_stops_reading_is_closed_with_1013(tmp_path: Path) -> None
                 assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
 
         run(main())
+
+
+@slow
+def test_server_processes_on_postgresql_keep_the_same_limits() -> None:
+    """The settings reach server processes started from JSON (as ``--workers`` children are):
+    the allowed origin, and X-Forwarded-For ignored when no proxy is named."""
+    options: dict[str, Any] = {
+        "allowed_origins": ["https://friends.example"],
+        "http_rate": 0.01,
+        "http_burst": 2,
+    }
+    with running_cluster(2, **options) as cluster:
+        for process in cluster.processes:
+            base = process.url
+            assert refusal(post_table(base, Origin="https://evil.example")) == "bad_origin"
+            answers = [
+                post_table(
+                    base, Origin="https://friends.example", **{"X-Forwarded-For": f"10.1.{i}.1"}
+                )
+                for i in range(3)
+            ]
+            assert [a.status_code for a in answers] == [201, 201, 429]
