@@ -40,6 +40,7 @@ from ono99.session import (
     replay_steps,
     wire,
 )
+from ono99.session.config import same_name
 from ono99.session.credentials import CODE_ALPHABET, new_code
 from ono99.session.table import OVER, PLAYING, TableCreated
 
@@ -173,6 +174,8 @@ def test_two_people_at_a_table_never_share_a_name() -> None:
     before = [s.to_json() for s in table.seats]
     taken = [("Ana", "Ana"), ("ana", "Ana"), ("  ANA ", "Ana"), ("\tAna\n", "Ana")]
     taken += [("CHLOÉ", "Chloé"), (" Chloe\u0301 ", "Chloé")]  # e + combining ◌́
+    # Look-alikes (UTS #39 skeletons after NFKC): a Cyrillic о, full-width letters, a Greek Α.
+    taken += [("Chl\u043e\u00e9", "Chloé"), ("\uff21\uff4e\uff41", "Ana"), ("\u0391na", "Ana")]
     for same, holder in taken:
         with pytest.raises(SessionError) as err:
             table.join(same, 0.0)
@@ -182,6 +185,14 @@ def test_two_people_at_a_table_never_share_a_name() -> None:
     # A name that merely looks alike is another name, and the seat is still free for it.
     seat, _, _ = table.join("Anna", 0.0)
     assert seat == 2 and [s.name for s in table.seats] == ["Ana", "Chloé", "Anna", "Ben"]
+
+
+def test_look_alike_names_are_one_name_but_an_accent_makes_another() -> None:
+    """Full-width "Ｌｅｏ" and a capital I for an l read as "Leo" and "Al": refused. An accent
+    is part of a name in many languages (Léo and Leo are two people, and both are shown as
+    typed), so "Léo" may sit beside "Leo"."""
+    assert same_name("\uff2c\uff45\uff4f", "Leo") and same_name("AI", "Al")
+    assert not same_name("L\u00e9o", "Leo") and not same_name("Ana", "Anna")
 
 
 def test_names_are_stored_composed_and_bots_make_way_for_people() -> None:

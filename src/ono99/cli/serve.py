@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -99,6 +100,55 @@ from .options import BadOptions, CliError
     show_default=True,
     help="json: each log line a JSON object (time, level, logger, message, exc_info).",
 )
+# Limits against abuse: docs/deploy.md, "Limits", says why each default.
+@click.option(
+    "--forwarded-allow-ips",
+    default="",
+    metavar="IPS",
+    help="Proxies (addresses, comma-separated; * any) whose X-Forwarded-For names the client.",
+)
+@click.option(
+    "--allowed-origins",
+    default="",
+    metavar="ORIGINS",
+    callback=lambda _c, _p, v: tuple(o.strip() for o in v.split(",") if o.strip()),
+    help="Other sites (https://host, comma-separated) whose pages may use this server.",
+)
+@click.option(
+    "--max-connections",
+    default=20,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Websockets per client address, per process (0: no limit).",
+)
+@click.option(
+    "--max-spectators",
+    default=50,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Spectators per table, per process (0: no limit).",
+)
+@click.option(
+    "--max-open-tables",
+    default=5,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Unfinished tables one client address may create (0: no limit).",
+)
+@click.option(
+    "--header-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Seconds a client has to send a request's headers, and its body.",
+)
+@click.option(
+    "--max-concurrency",
+    default=4000,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Connections and requests at once per process; 503 past it (0: no limit).",
+)
 def serve_command(
     host: str,
     port: int,
@@ -112,6 +162,7 @@ def serve_command(
     idle_minutes: float,
     metrics: bool,
     log_format: str,
+    **limits: Any,
 ) -> None:
     """Serve ONO 99 to browsers: create a table, share its link, play in real time.
 
@@ -162,6 +213,7 @@ def serve_command(
         idle=idle_minutes * 60,
         metrics=metrics,
         log_format=log_format,
+        **limits,
     )
 
     def ready(url: str) -> None:

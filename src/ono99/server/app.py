@@ -22,7 +22,8 @@ from . import http, i18n, metrics
 from .bus import open_bus
 from .config import ServerConfig
 from .hub import Hub
-from .websocket import table_socket
+from .origins import OriginCheck
+from .websocket import Counts, table_socket
 
 STATIC = Path(__file__).parent / "static"
 
@@ -128,5 +129,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app.state.config = config
     app.state.metrics = measured
     app.state.limiters = {}
+    app.state.created = {}
+    app.state.sockets = Counts()  # websockets per client address
+    app.state.spectators = Counts()  # per table
+    app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     app.add_middleware(SecurityHeaders)
     return app

@@ -35,3 +35,11 @@ class ServerConfig:
     ws_max_size: int = 65536  # frames above this are refused by the websocket layer (1009)
     metrics: bool = False  # GET /metrics (Prometheus); off: a server's internals are not public
     log_format: str = "text"  # or "json": one JSON object a line (server/logs.py)
+    # Limits against abuse (docs/deploy.md, "Limits", says why these numbers).
+    forwarded_allow_ips: str = ""  # proxies whose X-Forwarded-For is believed ("*": any)
+    allowed_origins: tuple[str, ...] = ()  # pages of other origins that may use the API
+    max_connections: int = 20  # websockets per client address (per process)
+    max_spectators: int = 50  # spectators per table (per process)
+    max_open_tables: int = 5  # unfinished tables one client address may have created
+    header_timeout: float = 10.0  # seconds to send a request's headers (and its body)
+    max_concurrency: int = 4000  # connections and requests at once (per process): 503 past it

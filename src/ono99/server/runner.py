@@ -14,6 +14,7 @@ import uvicorn
 from .app import create_app
 from .config import ServerConfig
 from .logs import log_config
+from .protocols import PromptClose, with_header_timeout
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -38,6 +39,12 @@ def make_server(config: ServerConfig) -> uvicorn.Server:
             ws_per_message_deflate=False,
             lifespan="on",
             timeout_graceful_shutdown=2,
+            # X-Forwarded-For only from the proxies named, never from whoever sends it.
+            proxy_headers=bool(config.forwarded_allow_ips),
+            forwarded_allow_ips=config.forwarded_allow_ips or "",
+            limit_concurrency=config.max_concurrency or None,
+            http=with_header_timeout(config.header_timeout),
+            ws=PromptClose,
         )
     )
 

@@ -5,6 +5,8 @@ none to watch) within ``hello_timeout`` → welcome, table, state → then comma
 back to this connection only, announcements from the pub/sub. Each message is checked for
 size, rate and schema before anything looks at it. Outgoing messages go through a queue
 with a bound, so one slow reader cannot hold up a table: past the bound it is disconnected.
+A client address may hold ``max_connections`` websockets and a table ``max_spectators``
+spectators, on this process (``Counts``); past either the connection is refused (4429).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ CLOSE_BAD_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_HELLO_TIMEOUT = 4408
 CLOSE_CLOSED = 4410  # the table has closed (idle)
+CLOSE_TOO_MANY = 4429  # too many connections from this address, or spectators at the table
 CLOSE_POLICY = 1008  # too many refused messages
 CLOSE_TOO_SLOW = 1013  # the client did not read its messages
 
@@ -48,6 +51,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closing = False
         self.close_code = 1000
+        self.sending: asyncio.Future[None] | None = None  # the message being written
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -69,14 +73,19 @@ class Connection:
             self.closing = True
             self.close_code = code
             self.queue.put_nowait(None)
+            if code == CLOSE_TOO_SLOW and self.sending is not None:
+                # It waits for a reader who stopped: give up on it and on the rest, and close
+                # now (server/protocols.py writes the close behind what the socket holds).
+                self.sending.cancel()
 
     async def write_loop(self) -> None:
         with contextlib.suppress(Exception):
-            while True:
-                text = await self.queue.get()
-                if text is None:
+            while (text := await self.queue.get()) is not None:
+                self.sending = asyncio.ensure_future(self.ws.send_text(text))
+                await asyncio.wait([self.sending])
+                if self.sending.cancelled():
                     break
-                await self.ws.send_text(text)
+                self.sending.result()  # a failed write ends the loop
             await self.ws.close(self.close_code)
 
 
@@ -87,10 +96,45 @@ def error_message(exc: SessionError, ref: Any = None) -> str:
     return dumps(message)
 
 
+class Counts:
+    """How many of something each key has now (this process): connections per address,
+    spectators per table."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def take(self, key: str, most: int) -> bool:
+        """One more for ``key``, unless it has ``most`` already (0: no limit)."""
+        n = self.counts.get(key, 0)
+        if 0 < most <= n:
+            return False
+        self.counts[key] = n + 1
+        return True
+
+    def give_back(self, key: str) -> None:
+        n = self.counts.pop(key, 1) - 1
+        if n > 0:
+            self.counts[key] = n
+
+
 async def table_socket(ws: WebSocket) -> None:
-    hub: Hub = ws.app.state.hub
     config: ServerConfig = ws.app.state.config
-    metrics: Metrics = ws.app.state.metrics
+    addresses: Counts = ws.app.state.sockets
+    address = ws.client.host if ws.client else "?"
+    if not addresses.take(address, config.max_connections):
+        await ws.accept()
+        most = config.max_connections
+        refusal = SessionError("too_many_connections", "too many connections", most=most)
+        await _refuse(ws, refusal, CLOSE_TOO_MANY)
+        return
+    try:
+        await _serve(ws, config)
+    finally:
+        addresses.give_back(address)
+
+
+async def _serve(ws: WebSocket, config: ServerConfig) -> None:
+    hub: Hub = ws.app.state.hub
     await ws.accept()
     code = normalize_code(ws.path_params.get("code", ""))
     table = hub.get(code) if code else None
@@ -109,6 +153,25 @@ async def table_socket(ws: WebSocket) -> None:
         return
     except WebSocketDisconnect:
         return
+    spectators: Counts = ws.app.state.spectators
+    if who.seat is None and not spectators.take(code, config.max_spectators):
+        most = config.max_spectators
+        refusal = SessionError(
+            "table_full_of_spectators", "this table has enough spectators", most=most
+        )
+        await _refuse(ws, refusal, CLOSE_TOO_MANY)
+        return
+    try:
+        await _attached(ws, config, hub, code, who)
+    finally:
+        if who.seat is None:
+            spectators.give_back(code)
+
+
+async def _attached(
+    ws: WebSocket, config: ServerConfig, hub: Hub, code: str, who: Identity
+) -> None:
+    metrics: Metrics = ws.app.state.metrics
     conn = Connection(ws, config.queue_limit)
     # Again: the table may have been unloaded while we waited for hello.
     if not hub.attach(code, who, conn):

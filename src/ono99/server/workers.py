@@ -160,7 +160,7 @@ def _orphaned() -> None:
 
 def main() -> None:
     fd, options = int(sys.argv[1]), json.loads(sys.stdin.readline())
-    options["turn_limits"] = tuple(options["turn_limits"])
+    options = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
     sock = socket.socket(fileno=fd)
     threading.Thread(target=_orphaned, daemon=True).start()
     serve_on(ServerConfig(**options), sock, on_ready=lambda url: print("ready", flush=True))

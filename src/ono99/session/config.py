@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import EDITIONS, OPTIONS, Rules, RulesError, defaults, make_rules
+from .confusables import skeleton
 from .errors import SessionError
 
 HUMAN, BOT = "human", "bot"
@@ -75,14 +76,17 @@ def check_name(value: Any) -> str:
 def same_name(a: str, b: str) -> bool:
     """Whether two names would read as one at the table: case, spacing and the way accents
     were typed aside ("Ana", " ana ", "ANA" are one name; "Chloé" with a composed or a
-    combining é too)."""
+    combining é too), and letters that look alike ("Chlоé" with a Cyrillic о, full-width
+    "Ｌｅｏ" and "Leo"). An accent is a letter's own: "Léo" and "Leo" are two names."""
     return _name_key(a) == _name_key(b)
 
 
 def _name_key(name: str) -> str:
-    # Unicode's caseless match (§3.13): fold the case of the composed form, then compose again.
-    folded = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
-    return unicodedata.normalize("NFC", folded)
+    # Compatibility forms are one name (NFKC: full-width "Ｌｅｏ" is "Leo"), then the skeleton
+    # of UTS #39 (a Cyrillic о reads as a Latin o, a capital I as an l), case folded, and the
+    # skeleton again (a folded capital may have one of its own).
+    plain = unicodedata.normalize("NFKC", " ".join(name.split()))
+    return skeleton(unicodedata.normalize("NFKC", skeleton(plain).casefold()))
 
 
 def check_turn_seconds(value: Any, limits: tuple[float, float]) -> float:
