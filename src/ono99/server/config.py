@@ -1,8 +1,13 @@
-"""A server's settings: where it stores, how fast bots move, and the limits it enforces."""
+"""A server's settings: where it stores, how fast bots move, and the limits it enforces. The
+one home of every default (``ono99 serve`` reads its options' defaults from here); standard
+library only, so that the command can read them without the server extra."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
 
 from ..invocation import default_database
 
@@ -43,3 +48,33 @@ class ServerConfig:
     max_open_tables: int = 5  # unfinished tables one client address may have created
     header_timeout: float = 10.0  # seconds to send a request's headers (and its body)
     max_concurrency: int = 4000  # connections and requests at once (per process): 503 past it
+
+    @property
+    def postgres(self) -> bool:
+        return self.db.startswith(("postgresql://", "postgres://"))
+
+    def check(self, workers: int = 1) -> None:
+        """Raise ``ValueError`` with a sentence a person can act on when these settings
+        cannot serve (``workers`` processes behind one address)."""
+        if not self.postgres and Path(self.db).is_dir():
+            raise ValueError(f"--db must be a file, and {self.db!r} is a folder")
+        if self.redis is not None and not self.postgres:
+            raise ValueError("--redis joins processes that share a postgresql:// --database")
+        if self.redis is not None and not self.redis.startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise ValueError(f"--redis must be a redis:// address, not {self.redis!r}")
+        if workers > 1 and (not self.postgres or self.redis is None):
+            raise ValueError(
+                f"--workers {workers} runs processes that share the tables: they need a "
+                "postgresql:// --database and a --redis bus (docs/deploy.md)"
+            )
+        if workers > 1 and os.name != "posix":
+            raise ValueError("--workers needs a POSIX system (Linux, macOS); run one per port")
+
+
+def defaults() -> dict[str, Any]:
+    """Every setting's default, by name (``db``'s is computed: the data folder's file)."""
+    out = {f.name: f.default for f in fields(ServerConfig)}
+    out["db"] = str(default_database())
+    return out
