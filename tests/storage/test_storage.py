@@ -71,6 +71,7 @@ def test_what_is_written_comes_back(opener: Opener) -> None:
     assert (table.game, table.seed, table.dealer, table.finished) == (1, 2**62 + 5, 1, False)
     assert table.actions == [(1, "7", "bot"), (0, "draw", "seat")]
     assert store.active_codes() == ["abc"]
+    assert store.unfinished(["abc", "nope"]) == {"abc"} and store.unfinished([]) == set()
     assert store.games("abc") == [(1, False)]
     assert store.record("abc", 1) is None  # never the record of a game still being played
     with store.transaction():
@@ -78,6 +79,7 @@ def test_what_is_written_comes_back(opener: Opener) -> None:
         store.finish_game("abc", 1, '{"record": true}')
     assert store.record("abc", 1) == '{"record": true}'
     assert store.active_codes() == [] and store.games("abc") == [(1, True)]
+    assert store.unfinished(["abc"]) == set()  # its game is over
     assert store.count_tables() == 1 and store.seq("abc") == 3
     assert store.seqs(["abc", "nope"]) == {"abc": 3} and store.seqs([]) == {}
     assert opener().load_table("abc") == store.load_table("abc")  # another connection agrees
@@ -95,6 +97,7 @@ def test_a_closed_table_keeps_its_games_and_is_no_longer_active(opener: Opener) 
     assert table is not None and table.closed and table.seq == 3
     assert len(table.actions) == 2 and store.games("abc") == [(1, False)]
     assert store.active_codes() == [] and store.idle_codes(time.time() + 60, 10) == []
+    assert store.unfinished(["abc"]) == set()  # closed
 
 
 def test_a_stale_writer_writes_nothing(opener: Opener) -> None:

@@ -25,7 +25,6 @@ from ..session import (
     wire,
 )
 from ..session.config import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
-from ..session.table import OVER
 from .config import ServerConfig
 from .hub import Hub
 from .metrics import Metrics
@@ -172,7 +171,9 @@ def _check_open_tables(request: Request) -> bool:
     created, host, hub = _created(request), client_address(request), _hub(request)
     if len(created) > 10_000 and host not in created:
         created.clear()  # as crude as the rate limiters', and as bounded
-    codes = [c for c in created.get(host, []) if (t := hub.look(c)) is not None and t.phase != OVER]
+    mine = created.get(host, [])
+    still = hub.store.unfinished(mine) if mine else set()  # one query: no table is loaded
+    codes = [c for c in mine if c in still]
     if codes:
         created[host] = codes
     else:

@@ -96,6 +96,13 @@ def split_url(url: str) -> tuple[str, str | None]:
     return urlunsplit(parts._replace(query=rest)), schema
 
 
+# A table not closed whose latest game is not over (or that has none yet: its lobby).
+_UNFINISHED = (
+    "t.closed IS NULL AND NOT EXISTS (SELECT 1 FROM games g WHERE g.code = t.code "
+    "AND g.finished IS NOT NULL AND g.game = (SELECT MAX(game) FROM games WHERE code = t.code))"
+)
+
+
 class PostgresStore:
     def __init__(self, url: str, *, durable: bool = False) -> None:
         conninfo, self.schema = split_url(url)
@@ -295,6 +302,12 @@ class PostgresStore:
     def seqs(self, codes: list[str]) -> dict[str, int]:
         rows = self._all("SELECT code, seq FROM tables WHERE code = ANY(%s)", (codes,))
         return {r[0]: int(r[1]) for r in rows}
+
+    def unfinished(self, codes: list[str]) -> set[str]:
+        rows = self._all(
+            f"SELECT t.code FROM tables t WHERE t.code = ANY(%s) AND {_UNFINISHED}", (codes,)
+        )
+        return {r[0] for r in rows}
 
     def games(self, code: str) -> list[tuple[int, bool]]:
         """Every game of a table: (number, finished)."""

@@ -76,6 +76,13 @@ MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
+# A table not closed whose latest game is not over (or that has none yet: its lobby).
+_UNFINISHED = (
+    "t.closed IS NULL AND NOT EXISTS (SELECT 1 FROM games g WHERE g.code = t.code "
+    "AND g.finished IS NOT NULL AND g.game = (SELECT MAX(game) FROM games WHERE code = t.code))"
+)
+
+
 class SqliteStore:
     def __init__(self, path: str | Path, *, durable: bool = False) -> None:
         self.path = str(path)
@@ -250,6 +257,17 @@ class SqliteStore:
                 f"SELECT code, seq FROM tables WHERE code IN ({marks})", chunk
             ).fetchall()
             out.update((r[0], int(r[1])) for r in rows)
+        return out
+
+    def unfinished(self, codes: list[str]) -> set[str]:
+        out: set[str] = set()
+        for i in range(0, len(codes), 500):
+            chunk = codes[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                f"SELECT t.code FROM tables t WHERE t.code IN ({marks}) AND {_UNFINISHED}", chunk
+            ).fetchall()
+            out.update(r[0] for r in rows)
         return out
 
     def games(self, code: str) -> list[tuple[int, bool]]:
