@@ -21,7 +21,7 @@ from typing import NamedTuple
 from .actions import DISCARD, DRAW, PLAY, Action
 from .cards import CARD_NAMES, ONO99, counts
 from .errors import PositionError, SetupError
-from .game import legal_actions, playable_cards
+from .game import legal_actions, must_bust
 from .position import card_ids
 from .rules import Rules
 from .state import (
@@ -149,13 +149,7 @@ class View:
     def must_bust(self) -> bool:
         """Whether every card this seat may play is a bust (M3): points scoring, its turn,
         and no card keeps the total at most max_total."""
-        if self.hand is None or self.over or self.to_play != self.seat:
-            return False
-        if self.rules.match != "points" or self.seat in self.owes_draw:
-            return False
-        if self.rules.four_ono99_discard and self.hand.count(ONO99) >= 4:
-            return False
-        return not playable_cards(self.rules, self.hand, self.total, self.owed, self.ono99_played)
+        return must_bust(self)
 
 
 class _Public(NamedTuple):
