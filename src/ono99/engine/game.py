@@ -20,7 +20,16 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .actions import DISCARD, DRAW, PLAY, Action, parse_action
-from .cards import CARD_NAMES, CARD_POINTS, MINUS_TEN, ONO99, PLAY2, REVERSE, counts, parse_card
+from .cards import (
+    CARD_NAMES,
+    CARD_POINTS,
+    MINUS_TEN,
+    ONO99,
+    PLAY2,
+    REVERSE,
+    card_ids,
+    check_permutation,
+)
 from .errors import IllegalActionError, SetupError
 from .reasons import REASONS, english
 from .rules import Rules
@@ -75,10 +84,10 @@ def new_game(
         ):
             raise SetupError(name, f"must be a list of card lists, not {value!r}")
     deck_list = tuple(
-        _check_permutation(_card_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
+        check_permutation(card_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
         for i, d in enumerate(decks or ())
     )
-    reshuffle_list = tuple(_card_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ()))
+    reshuffle_list = tuple(card_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ()))
     setup = Setup(seed, dealer, deck_list, reshuffle_list)
     w = _Work()
     w.rules = rules
@@ -111,38 +120,6 @@ def new_game(
     _deal(w)
     _settle(w)
     return w.freeze()
-
-
-def _card_ids(cards: Iterable[int | str], where: str) -> tuple[int, ...]:
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise SetupError(where, f"must be a list of cards, not {cards!r}")
-    out = []
-    for i, card in enumerate(cards):
-        if isinstance(card, str):
-            try:
-                out.append(parse_card(card))
-            except ValueError as exc:
-                raise SetupError(f"{where}[{i}]", str(exc)) from None
-        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARD_NAMES):
-            out.append(card)
-        else:
-            raise SetupError(f"{where}[{i}]", f"not a card: {card!r}")
-    return tuple(out)
-
-
-def _check_permutation(
-    cards: tuple[int, ...], expected: Iterable[int], where: str, what: str
-) -> tuple[int, ...]:
-    have, want = counts(cards), counts(expected)
-    if have != want:
-        for card, (h, e) in enumerate(zip(have, want, strict=True)):
-            if h != e:
-                raise SetupError(
-                    where,
-                    f"not a permutation of {what}: it has {h} × {CARD_NAMES[card]!r} "
-                    f"where {what} has {e}",
-                )
-    return cards
 
 
 # --------------------------------------------------------------------------- legality
@@ -538,7 +515,7 @@ def _draw(w: _Work, seat: int, k: int) -> None:
 def _reshuffle(w: _Work) -> None:
     k = w.reshuffle_count
     if k < len(w.setup.reshuffles):
-        pile = _check_permutation(
+        pile = check_permutation(
             w.setup.reshuffles[k], w.discard, f"reshuffles[{k}]", "the discard pile"
         )
     else:

@@ -19,10 +19,9 @@ from functools import cached_property
 from typing import NamedTuple
 
 from .actions import DISCARD, DRAW, PLAY, Action
-from .cards import CARD_NAMES, ONO99, counts
+from .cards import CARD_NAMES, ONO99, card_ids, counts
 from .errors import PositionError, SetupError
 from .game import legal_actions, must_bust
-from .position import card_ids
 from .rules import Rules
 from .state import (
     EMPTY_CHAIN,
@@ -249,13 +248,13 @@ def state_from_view(
     for s, cards in hands.items():
         if s not in public.hidden:
             raise PositionError("hands", f"seat {s!r}'s hand is not hidden from seat {seat}")
-        full[s] = tuple(sorted(card_ids(cards, f"hands[{s}]")))
+        full[s] = tuple(sorted(card_ids(cards, f"hands[{s}]", PositionError)))
     for s in public.hidden:
         if len(full[s]) != v.hand_sizes[s]:
             raise PositionError(
                 "hands", f"seat {s} holds {v.hand_sizes[s]} cards, not {len(full[s])}"
             )
-    pile_ids = card_ids(pile, "pile")
+    pile_ids = card_ids(pile, "pile", PositionError)
     if len(pile_ids) != v.draw_pile:
         raise PositionError("pile", f"the draw pile holds {v.draw_pile} cards, not {len(pile_ids)}")
     given = counts(pile_ids)
