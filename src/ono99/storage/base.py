@@ -110,15 +110,3 @@ class Store(Protocol):
     def record(self, code: str, game: int) -> str | None: ...
 
     def count_tables(self) -> int: ...
-
-
-def open_store(url: str, *, durable: bool = False) -> Store:
-    """A store for ``url``: ``postgresql://…`` (or ``postgres://…``) for PostgreSQL, anything
-    else is a SQLite file path."""
-    if url.startswith(("postgresql://", "postgres://")):
-        from .postgres import PostgresStore
-
-        return PostgresStore(url, durable=durable)
-    from .sqlite import SqliteStore
-
-    return SqliteStore(url, durable=durable)
