@@ -402,3 +402,21 @@ def test_imports_are_resolved(module: str, package: bool, source: str, target: s
 )
 def test_the_flow_is_what_the_doc_says(module: str, target: str, wrong: bool) -> None:
     assert (problem(module, target) is not None) == wrong, problem(module, target)
+
+
+def test_the_batch_simulator_has_one_import_path() -> None:
+    """``FastBatch`` and its ``Deal`` are imported from ``ono99.sim.fast`` (docs/fast-simulator.md),
+    never from where the code lives, ``ono99.fast.batch``, which only that package re-exports."""
+    where = {module for module, _ in sources()} - {"ono99.sim.fast"}
+    wrong = [
+        f"{module}:{line}"
+        for module, target, line in edges()
+        if module in where and target == "ono99.fast.batch"
+    ]
+    others = [ROOT / "tests", ROOT / "benchmarks", ROOT / "examples", ROOT / "docs"]
+    for path in [ROOT / "README.md", *(p for d in others for p in d.rglob("*.*"))]:
+        if path.suffix not in (".py", ".md") or path == Path(__file__).resolve():
+            continue
+        if "fast.batch import" in path.read_text("utf-8"):
+            wrong.append(str(path.relative_to(ROOT)))
+    assert not wrong, "import FastBatch from ono99.sim.fast: " + ", ".join(wrong)

@@ -1,10 +1,10 @@
 """``ono99 simulate``: many games between bots, and each seat's win rate.
 
 One player per bot named in ``--bots``, each in its seat for every game. The games are a batch
-of ``ono99.sim.batch``: game ``i``'s seeds follow its one seeding rule (``game_seeds``, hashed
-from SEED and ``i``, as a tournament's), so a run is reproducible from its seed; the first
-dealer of each game is drawn from its deal seed, so no seat is favoured by always playing
-first. A win shared by tied winners counts fractionally.
+of ``ono99.sim.runner``: game ``i``'s seeds follow the one seeding rule
+(``sim.seeding.game_seeds``, hashed from SEED and ``i``, as a tournament's), so a run is
+reproducible from its seed; the first dealer of each game is drawn from its deal seed, so no
+seat is favoured by always playing first. A win shared by tied winners counts fractionally.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..engine import Rules
-from ..sim.batch import play_batch, play_seeded
 from ..sim.driver import BotError
+from ..sim.runner import play_batch
+from ..sim.seeding import play_seeded
 from .command import Command
 from .options import (
     BadOptions,

@@ -2,7 +2,7 @@
 
 A ``Tournament`` names the rules, the lineup (one bot per seat; a name may repeat), the number
 of games and a seed. Game ``i`` is a pure function of those: its seeds follow the one seeding
-rule of ``batch.game_seeds`` (hashed from the tournament seed and ``i``), and it seats the
+rule of ``seeding.game_seeds`` (hashed from the tournament seed and ``i``), and it seats the
 lineup rotated by ``i mod n``, so over any ``n`` consecutive games every lineup entry sits in
 every seat once. A tournament is a batch (``batch.Batch``): ``play_games`` has its games
 played anywhere — serially, in local processes, or on a Dask cluster — and hands them back in
@@ -37,7 +37,8 @@ from typing import Any
 
 from ..bots import bot_info, check_bot
 from ..engine import Rules, State, record_of
-from .batch import Done, Stop, play_batch, play_seeded
+from .runner import Done, Stop, play_batch
+from .seeding import play_seeded
 from .stats import wilson_interval
 
 SUMMARY_FORMAT = "ono99-tournament/1"
