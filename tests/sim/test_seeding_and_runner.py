@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from ono99.cli.simulate import Seated
 from ono99.engine import load_record, make_rules, record_of
 from ono99.sim.experiments.cells import CellGames, self_play
 from ono99.sim.experiments.game_length import length_game
 from ono99.sim.runner import play_batch
+from ono99.sim.seated import Seated
 from ono99.sim.seeding import derived_seed, game_seeds, play_seeded
 from ono99.sim.tournament import Tournament, play_one
 
