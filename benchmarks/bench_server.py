@@ -96,7 +96,18 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
             + where
-            + ["--http-rate", "0", "--grace", "3600", "--bot-delay", str(bot_delay)],
+            + [
+                "--http-rate",
+                "0",
+                "--max-connections",
+                "0",
+                "--max-open-tables",
+                "0",
+                "--grace",
+                "3600",
+                "--bot-delay",
+                str(bot_delay),
+            ],
             stdout=subprocess.PIPE,
             stderr=self.log,
             text=True,

@@ -47,7 +47,7 @@ from ono99.bots import ExpertBot, make_opponent
 from ono99.bots.expert import candidates
 from ono99.bots.neural import weights_path
 from ono99.engine import Action, Rules, View, make_rules
-from ono99.env.core import final_reward
+from ono99.env.rewards import final_reward
 from ono99.features import NUM_ACTIONS, OBS_SIZE, encode, legal_mask
 from ono99.sim import play_game
 

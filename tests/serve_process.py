@@ -11,9 +11,10 @@ from ono99.server import ServerConfig, run
 
 
 def main() -> None:
-    options = json.loads(sys.argv[1])
-    if "turn_limits" in options:
-        options["turn_limits"] = tuple(options["turn_limits"])
+    options = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(sys.argv[1]).items()
+    }
+    options.setdefault("round_pause", 0)  # as in-process test servers: asked for when tested
     run(
         ServerConfig(**options),
         "127.0.0.1",

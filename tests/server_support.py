@@ -30,6 +30,9 @@ def running_server(db: Path, **options: Any) -> Iterator[BackgroundServer]:
     options.setdefault("bot_delay", 0.01)
     options.setdefault("turn_limits", (0.05, 600.0))
     options.setdefault("http_rate", 0)
+    options.setdefault("round_pause", 0)  # a test that wants the pause between rounds says so
+    options.setdefault("max_connections", 0)  # many clients, all on 127.0.0.1
+    options.setdefault("max_open_tables", 0)
     server = BackgroundServer(ServerConfig(db=str(db), **options))
     with server:
         yield server
@@ -279,6 +282,9 @@ def running_cluster(n: int = 3, **options: Any) -> Iterator[Cluster]:
     options.setdefault("bot_delay", 0.01)
     options.setdefault("turn_limits", (0.05, 600.0))
     options.setdefault("http_rate", 0)
+    options.setdefault("round_pause", 0)  # a test that wants the pause between rounds says so
+    options.setdefault("max_connections", 0)
+    options.setdefault("max_open_tables", 0)
     options.setdefault("redis", REDIS)
     schema = fresh_schema()
     options["db"] = postgres_url(schema)

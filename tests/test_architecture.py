@@ -294,11 +294,28 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+# Known loops, each (its modules, sorted): why it is still here and who is removing it. An entry
+# whose loop is gone fails the test, so the list can only shrink.
+KNOWN_LOOPS: dict[tuple[str, ...], str] = {
+    ("ono99.server.runner", "ono99.server.workers"): (
+        "server.runner starts --workers through server.workers (a function-local import), "
+        "which serves each child with runner.serve_on; server/ was being rewritten when the "
+        "loop test came (the serve-command work): its owners untangle it"
+    ),
+}
+
+
 def test_no_import_loops() -> None:
-    loops = cycles(import_graph())
+    loops = [loop for loop in cycles(import_graph()) if tuple(loop) not in KNOWN_LOOPS]
     assert not loops, "modules that import each other (loops):\n" + "\n".join(
         " <-> ".join(loop) for loop in loops
     )
+
+
+def test_the_known_loops_still_exist() -> None:
+    present = {tuple(loop) for loop in cycles(import_graph())}
+    stale = [" <-> ".join(loop) for loop in KNOWN_LOOPS if loop not in present]
+    assert not stale, f"untangled, so remove from KNOWN_LOOPS: {stale}"
 
 
 @pytest.mark.parametrize(
@@ -396,7 +413,7 @@ def test_imports_are_resolved(module: str, package: bool, source: str, target: s
         ("ono99.features", "gymnasium", True),
         ("ono99.i18n.catalog", "ono99.bots", True),
         ("ono99.sim.tournament", "ono99.cli.main", True),
-        ("ono99.env.core", "ono99.sim", False),
+        ("ono99.env.rewards", "ono99.sim", False),
         ("ono99.cli.play", "ono99.server", False),
     ],
 )

@@ -16,7 +16,7 @@ from hidden import differs, hide
 from invariants import config_id, random_states, sweep_configs
 from ono99.engine import DRAW, PLAY, State, apply, make_rules, view
 from ono99.engine.cards import DECK_COUNTS, MINUS_TEN, ONO99, PLAY2, REVERSE
-from ono99.env.core import action_table_markdown
+from ono99.env.action_space import action_table_markdown
 from ono99.features import (
     FEATURES,
     OBS_SIZE,

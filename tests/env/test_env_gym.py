@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env
 from ono99.bots import OracleBot, UnknownBotError, make_bot
 from ono99.engine import OUT, Action, State, make_rules, to_act, view
 from ono99.env import GYM_ID, Ono99Env
-from ono99.env.core import final_reward
+from ono99.env.rewards import final_reward
 from ono99.features import encode
 
 CONFIGS: list[dict[str, Any]] = [

@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 from invariants import config_id, sweep_configs
 from ono99.engine import DRAW, OUT, RulesError, make_rules, to_act, view
 from ono99.env import pettingzoo_env
-from ono99.env.core import final_reward
+from ono99.env.rewards import final_reward
 from ono99.features import encode
 
 # PettingZoo's checker recommends a bare array observation; an observation that carries its

@@ -8,9 +8,8 @@ import numpy as np
 
 from ono99.engine import view
 from ono99.env import GYM_ID
-from ono99.env.core import render_text
 from ono99.env.glyphs import H, W
-from ono99.env.render import INK, MARGIN, PAPER, text_image
+from ono99.env.render import INK, MARGIN, PAPER, render_text, text_image
 
 
 def test_rgb_array_render_is_the_text_drawn() -> None:

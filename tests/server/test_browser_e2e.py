@@ -65,7 +65,11 @@ def artifacts(tmp_path: Path) -> Path:
 
 def serve(tmp_path: Path, bot_delay: float) -> BackgroundServer:
     config = ServerConfig(
-        db=str(tmp_path / "ono99.db"), bot_delay=bot_delay, turn_limits=(5.0, 600.0), http_rate=0
+        db=str(tmp_path / "ono99.db"),
+        bot_delay=bot_delay,
+        turn_limits=(5.0, 600.0),
+        http_rate=0,
+        round_pause=0,
     )
     return BackgroundServer(config)
 

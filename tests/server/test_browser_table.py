@@ -586,7 +586,7 @@ def test_the_next_game_waits_for_everyone_or_the_host_s_countdown(tmp_path: Path
     async def main() -> None:
         config = ServerConfig(
             db=str(tmp_path / "ono99.db"), bot_delay=0.01, turn_limits=(0.05, 600.0),
-            http_rate=0, countdown=2.0,
+            http_rate=0, countdown=2.0, round_pause=0,
         )  # fmt: skip
         with BackgroundServer(config) as server:
             url = server.url

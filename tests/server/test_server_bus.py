@@ -20,6 +20,7 @@ from ono99.session import (
     Settings,
     Table,
     parse_table_request,
+    wire,
 )
 from ono99.storage import SqliteStore
 
@@ -139,7 +140,7 @@ def test_a_new_game_reaches_the_other_hub_without_reading_the_table(tmp_path: Pa
         dealt = spectator.messages[-2:]
         assert [m["type"] for m in dealt] == ["state", "table"]
         assert dealt[0]["game"] == 1
-        assert dealt[0]["view"] == a.tables[code].state_message(None, a.now())["view"]
+        assert dealt[0]["view"] == wire.state_message(a.tables[code], None, a.now())["view"]
         assert b.synced[code] == a.synced[code]
         for hub in (a, b):
             await hub.stop()

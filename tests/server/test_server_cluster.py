@@ -282,6 +282,7 @@ def test_redis_goes_away_and_comes_back_and_no_move_is_lost() -> None:
                 # Seat 0 plays on, on its process, while the other cannot hear of it.
                 moves = update["moves"]
                 people = {0: clients[0]}
+                lags: list[float] = []
                 played = 0
                 deadline = time.monotonic() + TIMEOUT
                 while played < 3 and time.monotonic() < deadline:
@@ -298,11 +299,18 @@ def test_redis_goes_away_and_comes_back_and_no_move_is_lost() -> None:
                             }
                         )
                         await clients[0].expect("update", lambda m: m["seat"] == 0)
+                        # The spectator on the other process sees it from storage, soon.
+                        seen, start = clients[0].moves, time.monotonic()
+                        spectator = clients[None]
+                        await spectator.expect("update", lambda m, n=seen: m["moves"] == n)
+                        lags.append(time.monotonic() - start)
                         played += 1
                     else:
                         await clients[0].receive()  # the bot (on a) or seat 1 (on b)
                         if clients[0].view and clients[0].view["to_play"] == 1:
                             break  # seat 1 cannot hear of it yet: go on after the outage
+                # About 1 s at most (docs/deploy.md): storage is read every 0.25 s meanwhile.
+                assert lags and max(lags) < 1.5, lags
                 proxy.restore()
                 for c in clients.values():
                     notice = await c.expect("notice", lambda m: m["code"] == "bus_up")

@@ -23,7 +23,9 @@ ALLOWED_KEYS = {
     # envelopes
     "type", "protocol", "code", "seat", "host", "id", "message", "params", "game", "moves",
     "view", "log", "by", "turn", "events", "action", "phase", "host_seat", "rules",
-    "turn_seconds", "seats", "hints", "next", "ready", "waiting",
+    "turn_seconds", "seats", "hints", "next", "ready", "waiting", "tally",
+    # the pause between rounds: which round ended, who has read its summary
+    "pause", "continued",
     # table seats and the turn
     "kind", "bot", "name", "open", "connected", "away", "seconds", "ms_left", "auto",
     # rules
@@ -67,10 +69,17 @@ async def play_randomly(client: Client, rng: random.Random) -> None:
                     await client.send({"type": "hint"})
                 action = rng.choice(view_["legal"])
                 await client.send({"type": "act", "action": action, "moves": client.moves})
-        while True:  # wait for the next state of the game
+        paused = False
+        while True:  # wait for the next state of the game (or the end of a pause)
             message = await client.receive()
             if message.get("view") is not None:
                 break
+            if message["type"] == "table" and message["pause"] is not None:
+                paused = True
+                if message["pause"]["waiting"] and rng.random() < 0.8:  # else it runs out
+                    await client.send({"type": "continue"})
+            elif message["type"] == "table" and paused:
+                break  # play goes on: our turn, perhaps
 
 
 CONFIGS = [
@@ -94,7 +103,8 @@ def test_every_message_is_exactly_what_its_connection_may_see(
     tmp_path: Path, rules: dict[str, Any], backend: str
 ) -> None:
     seats = ["human", "human", "greedy", "human"]
-    options = {"bot_delay": 0.005, "ws_rate": 1000, "ws_burst": 1000}
+    # A short pause between rounds (points): its messages must carry nothing either.
+    options = {"bot_delay": 0.005, "ws_rate": 1000, "ws_burst": 1000, "round_pause": 0.3}
     with serving(backend, tmp_path, **options) as srv:
         host = create_table(srv.url, seats, **rules)
         code = host["code"]
@@ -134,7 +144,7 @@ def test_every_message_is_exactly_what_its_connection_may_see(
     final = states[-1]
     assert final.over
     seed = str(record.seed)
-    checked = hints = reactions = 0
+    checked = hints = reactions = pauses = 0
     for seat, client in clients.items():
         position = -1  # the moves that this connection has been shown
         for raw, message in zip(client.raw, client.messages, strict=True):
@@ -164,6 +174,9 @@ def test_every_message_is_exactly_what_its_connection_may_see(
                     assert moves >= position, (client.label, moves, position)
                 position = moves
                 checked += 1
+            elif message["type"] == "table" and message["pause"] is not None:
+                assert set(message["pause"]) == {"round", "ms_left", "continued", "waiting"}
+                pauses += 1
             elif message["type"] == "reaction":
                 assert set(message) == {"type", "seat", "reaction"} and message["reaction"] == "👍"
                 reactions += 1
@@ -181,11 +194,13 @@ def test_every_message_is_exactly_what_its_connection_may_see(
                     "not_your_turn",
                     "over",
                     "rate_limited",
+                    "paused",
                 ), message
                 assert seed not in raw
         # Each connection was shown every move, in order, no update twice, up to the end.
         assert position == len(record.actions), (client.label, position)
     assert checked >= len(clients) * 2  # a state, then at least one update or state each
     assert hints > 0 and reactions > 0
+    assert (pauses > 0) == (final.round > 1)  # each round of a match ended on its summary
     by = record.meta["by"]
     assert {by[i] for i, (s, _) in enumerate(record.actions) if s == 2} == {"bot"}

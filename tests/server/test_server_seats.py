@@ -134,3 +134,41 @@ def test_in_the_lobby_a_seat_left_is_open_to_the_next_person(
         await host_again.close()
 
     run(main())
+
+
+def test_the_host_gives_a_leaked_link_a_new_one_and_the_old_dies_at_once(
+    server: BackgroundServer | Cluster,
+) -> None:
+    """docs/protocol.md `relink`: the new token reaches the host only; every connection of
+    the old link closes (4401), on every process, and the old link opens nothing; the seat,
+    its name and its hand stay, for whoever has the new link."""
+
+    async def main() -> None:
+        code, clients, tokens = await seated(server, ["human", "human", "greedy"])
+        host, ben = clients[0], clients[1]
+        thief = await Client.open(server.ws_url, code, tokens[1], "a second tab of the link")
+        await host.send({"type": "relink", "seat": 1, "id": 7})
+        link = await host.expect("link")
+        assert link["seat"] == 1 and link["id"] == 7 and link["token"] != tokens[1]
+        for old in (ben, thief):
+            assert await close_code(old) == 4401
+        with pytest.raises(ConnectionClosed):
+            await Client.open(server.ws_url, code, tokens[1], "the old link again")
+        back = await Client.open(server.ws_url, code, link["token"], "the new link")
+        assert back.view is not None and back.view["seat"] == 1 and back.view["hand"]
+        assert back.table is not None and back.table["seats"][1]["name"] == "P1"
+        # Only the host, with the link, may; not for their own seat, a bot or nobody.
+        await back.send({"type": "relink", "seat": 0, "id": "x"})
+        assert (await back.expect("error"))["code"] == "not_host"
+        for seat in (0, 2, 9):
+            await host.send({"type": "relink", "seat": seat, "id": seat})
+            refused = await host.expect("error", lambda m, s=seat: m.get("id") == s)
+            assert refused["code"] == "bad_seat"
+        for c in (host, back):
+            await c.drain()
+        # Nobody but the host ever saw the new token.
+        assert all(link["token"] not in raw for c in (back, ben, thief) for raw in c.raw)
+        for c in (host, back):
+            await c.close()
+
+    run(main())

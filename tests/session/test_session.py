@@ -38,7 +38,9 @@ from ono99.session import (
     parse_message,
     parse_table_request,
     replay_steps,
+    wire,
 )
+from ono99.session.config import same_name
 from ono99.session.credentials import CODE_ALPHABET, new_code
 from ono99.session.table import OVER, PLAYING, TableCreated
 
@@ -172,6 +174,8 @@ def test_two_people_at_a_table_never_share_a_name() -> None:
     before = [s.to_json() for s in table.seats]
     taken = [("Ana", "Ana"), ("ana", "Ana"), ("  ANA ", "Ana"), ("\tAna\n", "Ana")]
     taken += [("CHLOÉ", "Chloé"), (" Chloe\u0301 ", "Chloé")]  # e + combining ◌́
+    # Look-alikes (UTS #39 skeletons after NFKC): a Cyrillic о, full-width letters, a Greek Α.
+    taken += [("Chl\u043e\u00e9", "Chloé"), ("\uff21\uff4e\uff41", "Ana"), ("\u0391na", "Ana")]
     for same, holder in taken:
         with pytest.raises(SessionError) as err:
             table.join(same, 0.0)
@@ -181,6 +185,14 @@ def test_two_people_at_a_table_never_share_a_name() -> None:
     # A name that merely looks alike is another name, and the seat is still free for it.
     seat, _, _ = table.join("Anna", 0.0)
     assert seat == 2 and [s.name for s in table.seats] == ["Ana", "Chloé", "Anna", "Ben"]
+
+
+def test_look_alike_names_are_one_name_but_an_accent_makes_another() -> None:
+    """Full-width "Ｌｅｏ" and a capital I for an l read as "Leo" and "Al": refused. An accent
+    is part of a name in many languages (Léo and Leo are two people, and both are shown as
+    typed), so "Léo" may sit beside "Leo"."""
+    assert same_name("\uff2c\uff45\uff4f", "Leo") and same_name("AI", "Al")
+    assert not same_name("L\u00e9o", "Leo") and not same_name("Ana", "Anna")
 
 
 def test_names_are_stored_composed_and_bots_make_way_for_people() -> None:
@@ -248,7 +260,7 @@ def test_a_turn_is_stored_and_announced_and_refusals_change_nothing() -> None:
     out = table.act(who[to_play], str(action), 0, 1.0)
     assert out.changes == [ActionTaken(1, 0, to_play, str(action), "seat")]
     assert out.step is not None and out.step.seat == to_play and out.step.first_event == 1
-    messages = table.update_messages(out.step, [0, 1, 2, None], 1.0)
+    messages = wire.update_messages(table, out.step, [0, 1, 2, None], 1.0)
     after = table.state
     assert after is not None
     for seat, message in messages.items():
@@ -296,7 +308,8 @@ def test_a_whole_game_every_message_is_that_seats_view() -> None:
         now += 0.1
         out = table.act(who[seat], str(action), state.moves, now)
         assert out.step is not None
-        for audience, message in table.update_messages(out.step, [0, 1, 2, 3, None], now).items():
+        messages = wire.update_messages(table, out.step, [0, 1, 2, 3, None], now)
+        for audience, message in messages.items():
             after = table.state
             assert after is not None
             assert message["view"] == encode_view(view(after, audience))
@@ -326,7 +339,7 @@ def test_the_snapshot_holds_the_log_and_no_one_elses_hand() -> None:
     state = table.state
     assert state is not None
     for seat in (0, 1, None):
-        message = table.state_message(seat, 0.0)
+        message = wire.state_message(table, seat, 0.0)
         assert message["view"] == encode_view(view(state, seat))
         assert message["log"] == encode_events(state.events())
         assert message["moves"] == state.moves
@@ -381,8 +394,8 @@ def test_the_turn_timer_lets_the_stand_in_finish_the_turn() -> None:
     state = table.state
     assert state is not None and state.to_play is not None
     seat = state.to_play
-    assert table.turn_deadline == pytest.approx(10.0)
-    info = table.turn_info(4.0)
+    assert table.clock.turn_deadline == pytest.approx(10.0)
+    info = wire.turn_info(table, 4.0)
     assert info == {"seat": seat, "seconds": 10.0, "ms_left": 6000, "auto": False}
     assert table.pending_move(9.9) is None
     move = table.pending_move(10.0)
@@ -393,7 +406,7 @@ def test_the_turn_timer_lets_the_stand_in_finish_the_turn() -> None:
     after = table.state
     assert after is not None
     if after.to_play != seat:  # the next person's turn has a fresh timer
-        assert table.turn_deadline == pytest.approx(20.0)
+        assert table.clock.turn_deadline == pytest.approx(20.0)
 
 
 def test_a_dropped_player_keeps_the_seat_for_the_grace_period() -> None:
@@ -411,7 +424,7 @@ def test_a_dropped_player_keeps_the_seat_for_the_grace_period() -> None:
     assert table.next_deadline() is None
     table.disconnect(who[seat], 200.0)
     out = table.expire(230.0)
-    assert out.table and table.seats[seat].away and table.table_message(230.0)["turn"]["auto"]
+    assert out.table and table.seats[seat].away and wire.table_message(table, 230.0)["turn"]["auto"]
     move = table.pending_move(231.0)
     assert move is not None and move.by == "away" and move.seat == seat
     table.complete(move, move.bot.choose(move.view), 231.0)
@@ -457,7 +470,7 @@ def test_when_the_timer_runs_out_the_stand_in_plays_the_whole_turn_draw_included
         if state.to_play == 0 and not state.owes_draw:
             break
         now = drive_bots(table, now, now + 2)
-    deadline = table.turn_deadline
+    deadline = table.clock.turn_deadline
     assert deadline is not None
     move = table.pending_move(deadline)
     assert move is not None and move.seat == 0 and move.by == "timer"
@@ -511,9 +524,9 @@ def test_restore_rebuilds_the_same_table_from_its_changes() -> None:
     assert restored.state == table.state
     assert restored.by == table.by and restored.phase == table.phase
     for seat in (0, 2, None):
-        assert restored.state_message(seat, 0.0) == {
-            **table.state_message(seat, 0.0),
-            "turn": restored.state_message(seat, 0.0)["turn"],
+        assert wire.state_message(restored, seat, 0.0) == {
+            **wire.state_message(table, seat, 0.0),
+            "turn": wire.state_message(restored, seat, 0.0)["turn"],
         }
     assert [s.name for s in restored.seats] == [s.name for s in table.seats]
 
@@ -525,7 +538,7 @@ def test_play_again_deals_a_new_game_with_a_new_seed() -> None:
         table.again(host, 0.0)
     assert err.value.code == "not_over"
     drive_bots(table, 0.0, 10_000.0)
-    assert table.phase == OVER and table.turn_info(0.0) is None
+    assert table.phase == OVER and wire.turn_info(table, 0.0) is None
     out = table.again(host, 0.0)
     assert out.snapshot and table.game == 2 and table.phase == PLAYING
     seeds = [c.seed for c in changes + out.changes if isinstance(c, GameStarted)]
@@ -675,17 +688,17 @@ def test_the_next_game_starts_once_every_person_there_is_ready() -> None:
     ready (bots always are); the last one starts the next game."""
     table, who = finished(["human", "human", "greedy"])
     now = 2e6
-    assert table.next_info(now) == {"ready": [], "waiting": [0, 1], "ms_left": None}
+    assert wire.next_info(table, now) == {"ready": [], "waiting": [0, 1], "ms_left": None}
     out = table.mark_ready(who[1], now)
     assert out.table and not out.changes and table.phase == OVER
-    assert table.table_message(now)["next"] == {"ready": [1], "waiting": [0], "ms_left": None}
+    assert wire.table_message(table, now)["next"] == {"ready": [1], "waiting": [0], "ms_left": None}
     with pytest.raises(SessionError) as err:
         table.mark_ready(Identity(None, False), now)
     assert err.value.code == "not_seated"
     out = table.mark_ready(who[0], now)
     assert table.phase == PLAYING and table.game == 2
     assert any(isinstance(c, GameStarted) for c in out.changes)
-    assert table.table_message(now)["next"] is None
+    assert wire.table_message(table, now)["next"] is None
     with pytest.raises(SessionError) as err:
         table.mark_ready(who[0], now)
     assert err.value.code == "not_over"
@@ -696,7 +709,7 @@ def test_the_host_s_next_game_counts_down_for_those_not_ready() -> None:
     now = 2e6
     out = table.again(who[0], now)
     assert not out.changes and table.phase == OVER  # Ben has not said he is ready
-    assert table.next_info(now + 4) == {"ready": [0], "waiting": [1], "ms_left": 6000}
+    assert wire.next_info(table, now + 4) == {"ready": [0], "waiting": [1], "ms_left": 6000}
     assert table.next_deadline() == pytest.approx(now + SETTINGS.countdown)
     assert table.expire(now + 9.9).changes == []
     out = table.expire(now + SETTINGS.countdown)
@@ -717,3 +730,127 @@ def test_another_process_s_ready_marks_are_taken_in() -> None:
     assert table.ready == {0} and table.countdown == pytest.approx(2e6 + 3)
     table.merge_next([1], None, 2e6)
     assert table.phase == PLAYING
+
+
+def test_a_round_s_summary_holds_the_next_round_until_everyone_continues() -> None:
+    """Issue 25: in a tokens match the next round's first turn (its bots, its timer) waits
+    while the people there read the summary, until each says continue or the pause ends."""
+    settings = Settings(bot_delay=1.0, grace=30.0, bots=("greedy",), round_pause=5.0)
+    table, who, _ = make_table(["human", "greedy", "greedy"], 30, settings, edition="1980")
+    rng = random.Random(4)
+    now = 0.0
+    while table.pause.until is None:
+        assert table.phase == PLAYING, "the match ended without a second round"
+        state = table.state
+        assert state is not None
+        if state.to_play == 0 or 0 in state.owes_draw:
+            now += 0.1
+            table.act(who[0], rng.choice([str(a) for a in legal_actions(state, 0)]), None, now)
+        else:
+            now = drive_bots(table, now, (table.next_deadline() or now) + 0.001)
+    paused = wire.table_message(table, now)["pause"]
+    assert paused == {"round": 1, "ms_left": 5000, "continued": [], "waiting": [0]}
+    assert table.pending_move(now + 4.9) is None  # nobody moves under the summary
+    assert table.next_deadline() == pytest.approx(now + 5.0)
+    state = table.state
+    assert state is not None
+    if state.to_play == 0:
+        with pytest.raises(SessionError) as err:
+            table.act(who[0], str(legal_actions(state, 0)[0]), None, now + 1)
+        assert err.value.code == "paused"
+    with pytest.raises(SessionError) as err:
+        table.carry_on(Identity(None, False), now + 1)
+    assert err.value.code == "not_seated"
+    assert table.carry_on(who[0], now + 1).table  # the only person there: play resumes
+    assert wire.table_message(table, now + 1)["pause"] is None
+    # From now on, not from the pause's end: a bot's delay, or the person's turn timer.
+    assert table.next_deadline() == pytest.approx(now + 1 + (30 if state.to_play == 0 else 1))
+    assert not table.carry_on(who[0], now + 1.5).table  # no pause: nothing to do
+
+
+def test_without_a_continue_the_pause_ends_by_itself() -> None:
+    settings = Settings(bot_delay=1.0, grace=30.0, bots=("greedy",), round_pause=5.0)
+    table, _who, _ = make_table(["human", "greedy"], 0, settings, edition="1980")
+    table.pause.begin(1, 5.0, 10.0)
+    assert table.pause.active(12.0) and not table.pause.active(15.0)
+    assert table.expire(15.0).table and wire.table_message(table, 15.0)["pause"] is None
+
+
+def test_the_host_changes_the_rules_between_games_and_only_then() -> None:
+    """Issue 25: ``configure`` in the lobby and between games; refused during a game and
+    from a guest, and a bad config changes nothing. A finished game comes back from storage
+    under its own rules, whatever the table's are now."""
+    table, who = finished(["human", "human"])
+    guest, host = who[1], who[0]
+    new = {"rules": {"edition": "1980", "match": "points", "target": 100}, "turn_seconds": 60}
+    with pytest.raises(SessionError) as err:
+        table.configure(guest, new, 1e6)
+    assert err.value.code == "not_host"
+    for bad, code in (
+        ({"rules": {"edition": "1999"}}, "bad_rules"),
+        ({"rules": {"players": 3}}, "bad_request"),
+        ({"seats": []}, "bad_request"),
+        ({"turn_seconds": 3}, "bad_request"),
+        ([], "bad_request"),
+    ):
+        with pytest.raises(SessionError) as err:
+            table.configure(host, bad, 1e6)
+        assert err.value.code == code, bad
+    assert table.rules.edition == "2022" and table.config.turn_seconds == 1
+    old_state = table.state
+    out = table.configure(host, new, 1e6)
+    assert out.table and len(out.changes) == 1
+    stored = json.loads(out.changes[0].config)
+    assert TableConfig.from_json(stored) == table.config
+    message = wire.table_message(table, 1e6)
+    assert (message["rules"]["edition"], message["rules"]["match"]) == ("1980", "points")
+    assert message["rules"]["target"] == 100 and message["turn_seconds"] == 60
+    assert table.state is old_state  # the game just played stays as it was
+    # After a restart: the finished game replays by its record's rules, not the new ones.
+    record = load_record(table.record_json())
+    restored = Table.restore(
+        table.code, table.config, table.host_hash, table.seats, SETTINGS, 1e6,
+        game=1, seed=record.seed, dealer=record.dealer,
+        actions=[(s, str(a), b) for (s, a), b in zip(record.actions, table.by, strict=True)],
+        finished=True, record=table.record_json(),
+    )  # fmt: skip
+    assert restored.state == old_state and restored.rules.edition == "1980"
+    table.mark_ready(guest, 1e6)
+    table.mark_ready(host, 1e6)
+    assert table.phase == PLAYING and table.state is not None
+    assert table.state.rules.edition == "1980" and table.state.rules.match == "points"
+    with pytest.raises(SessionError) as err:
+        table.configure(host, {"rules": {"edition": "2022"}}, 1e6)
+    assert err.value.code == "started"
+    assert table.rules.edition == "1980"
+
+
+def test_configure_parses_as_a_message() -> None:
+    cmd = parse_message('{"type": "configure", "config": {"rules": {"edition": "1980"}}}')
+    assert cmd.type == "configure" and cmd.config == {"rules": {"edition": "1980"}}
+    for frame in ('{"type": "configure"}', '{"type": "configure", "config": [1]}'):
+        with pytest.raises(SessionError) as err:
+            parse_message(frame)
+        assert err.value.code == "bad_request"
+
+
+def test_a_timed_out_turn_that_ends_a_round_does_not_skip_the_pause() -> None:
+    """The stand-in's move that ends a round, by the seat that then opens the next one: the
+    next turn's timer still waits for the pause (it once ran at the stand-in's pace)."""
+    settings = Settings(bot_delay=0.5, grace=30.0, bots=("greedy",), round_pause=5.0)
+    for _ in range(200):
+        table, _who, _ = make_table(["human", "human"], 1, settings, edition="1980")
+        now, last = 0.0, None
+        while table.phase == PLAYING and table.pause.until is None:
+            now = max(now, table.next_deadline() or now)
+            table.expire(now)
+            move = table.pending_move(now)
+            if move is not None:
+                table.complete(move, move.bot.choose(move.view), now)
+                last = move.seat
+        if table.pause.until is not None and table.state and table.state.to_play == last:
+            assert table.clock.turn_deadline is not None
+            assert table.clock.turn_deadline >= table.pause.until
+            assert table.pending_move(table.pause.until - 0.01) is None
+            return
+    pytest.fail("in no game did the seat that ended a round open the next")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -80,6 +81,20 @@ def test_what_is_written_comes_back(opener: Opener) -> None:
     assert store.count_tables() == 1 and store.seq("abc") == 3
     assert store.seqs(["abc", "nope"]) == {"abc": 3} and store.seqs([]) == {}
     assert opener().load_table("abc") == store.load_table("abc")  # another connection agrees
+
+
+def test_a_closed_table_keeps_its_games_and_is_no_longer_active(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    assert store.idle_codes(time.time() + 60, 10) == ["abc"]  # unchanged since a minute ago
+    assert store.idle_codes(time.time() - 60, 10) == []  # but changed within the minute
+    with store.transaction():
+        store.bump("abc", 2)  # a write marks it changed now
+        store.close_table("abc")
+    table = store.load_table("abc")
+    assert table is not None and table.closed and table.seq == 3
+    assert len(table.actions) == 2 and store.games("abc") == [(1, False)]
+    assert store.active_codes() == [] and store.idle_codes(time.time() + 60, 10) == []
 
 
 def test_a_stale_writer_writes_nothing(opener: Opener) -> None:
@@ -164,8 +179,9 @@ def test_sqlite_files_of_the_first_schema_are_migrated(tmp_path: Path) -> None:
     db.close()
     store = SqliteStore(path)
     assert store.seq("old") == 0
+    assert store.idle_codes(1.0, 10) == ["old"]  # unchanged since it was made, at time 0
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
 
 
 def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
@@ -174,7 +190,7 @@ def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
     try:
         stores = [PostgresStore(postgres_url(schema)) for _ in range(2)]
         versions = stores[1]._db.execute("SELECT version FROM schema_version").fetchall()
-        assert versions == [(1,)]
+        assert versions == [(1,), (2,)]
         for store in stores:
             store.close()
     finally:
@@ -185,3 +201,39 @@ def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
     )
     with pytest.raises(ValueError, match="schema must be"):
         split_url("postgresql://h/db?schema=x;drop")
+
+
+def test_the_tally_counts_the_winners_of_finished_games_before_the_latest(
+    opener: Opener,
+) -> None:
+    """The running tally comes from each finished record's meta.winners; the latest game's
+    winners are left to the table, which replays that game."""
+    store = opener()
+    fill(store)
+    with store.transaction():
+        store.bump("abc", 2)
+        store.finish_game("abc", 1, '{"meta": {"winners": [1]}}')
+        store.start_game("abc", 2, 7, 0)
+    with store.transaction():
+        store.bump("abc", 3)
+        store.finish_game("abc", 2, '{"meta": {"winners": [0, 1]}}')
+        store.start_game("abc", 3, 8, 1)
+    table = store.load_table("abc")
+    assert table is not None and table.wins == {1: 2, 0: 1}
+    with store.transaction():
+        store.bump("abc", 4)
+        store.finish_game("abc", 3, '{"meta": {}}')  # a record from before the tally
+    table = store.load_table("abc")
+    assert table is not None and table.wins == {1: 2, 0: 1}
+
+
+def test_the_host_s_new_config_and_the_finished_game_s_record_come_back(opener: Opener) -> None:
+    store = opener()
+    fill(store)
+    with store.transaction():
+        store.bump("abc", 2)
+        store.finish_game("abc", 1, '{"rules": {"edition": "2022"}}')
+        store.set_config("abc", '{"y": 2}')
+    table = store.load_table("abc")
+    assert table is not None and table.config == {"y": 2}
+    assert table.finished and table.record == '{"rules": {"edition": "2022"}}'

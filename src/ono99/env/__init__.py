@@ -18,10 +18,11 @@ from multiprocessing import forkserver
 
 from gymnasium.envs.registration import register, registry
 
+from ..features import NUM_ACTIONS
 from . import pettingzoo_env
-from .core import ILLEGAL, LOSS, NUM_ACTIONS, WIN, final_reward
 from .gym_env import Ono99Env
 from .pettingzoo_env import Ono99AECEnv, raw_env
+from .rewards import ILLEGAL, LOSS, WIN, final_reward
 
 GYM_ID = "ono99/Ono99-v0"
 

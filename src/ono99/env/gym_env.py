@@ -24,10 +24,11 @@ from gymnasium import spaces
 
 from ..bots import Agent, OmniscientBot, make_bot
 from ..engine import ALL_ACTIONS, OUT, Rules, State, apply, make_rules, new_game, to_act, view
-from ..features import encode, observation_bounds
+from ..features import NUM_ACTIONS, encode, observation_bounds
 from ..sim.driver import advance
-from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
+from .action_space import action_index, action_mask
 from .render import check_render_mode, render_view
+from .rewards import ILLEGAL, final_reward
 
 Opponent = str | Agent
 MAX_DEALS = 10_000  # re-deals allowed at a reset before giving up (see _deal)

@@ -39,9 +39,10 @@ from ..engine import (
     to_act,
     view,
 )
-from ..features import encode, observation_bounds
-from .core import ILLEGAL, NUM_ACTIONS, action_index, action_mask, final_reward
+from ..features import NUM_ACTIONS, encode, observation_bounds
+from .action_space import action_index, action_mask
 from .render import check_render_mode, render_view
+from .rewards import ILLEGAL, final_reward
 
 Obs = dict[str, np.ndarray]
 

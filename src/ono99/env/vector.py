@@ -13,10 +13,17 @@ learner's, each of them
 - a *policy*: any callable ``policy(obs, mask) -> actions`` on a batch (float32 (k, 173), int8
   (k, 18)), e.g. the learner's own policy or a frozen snapshot of it (``ono99.env.sb3`` makes
   both from an SB3 model); ``set_opponents`` swaps them between calls;
-- any other registered bot name (``"heuristic"``, ``"expert"``…) or a ``Bot`` object: these
-  need the engine's views, so the whole environment then runs on engine games (the ``engine``
-  backend, at engine speed; ``benchmarks/bench_vector.py`` measures it). So does the draw
-  penalty (X2), which the batch simulator does not simulate.
+- any other registered bot name (``"heuristic"``, ``"expert"``, ``"oracle"``…), a ``Bot`` or
+  an ``OmniscientBot`` object: these need the engine's games, so the whole environment then
+  runs on them (the ``engine`` backend, at engine speed; ``benchmarks/bench_vector.py``
+  measures it). So does the draw penalty (X2), which the batch simulator does not simulate.
+  Each of these bots' moves is the game loop's (``ono99.sim.driver.move``): chosen by
+  ``decide`` (from the seat's view, or the whole state for an ``OmniscientBot``), applied
+  through the engine, a failing bot a ``BotError``.
+
+The batch backend is the game loop's declared second implementation (``ono99.sim.driver``
+says so): both backends are held to games stepped through ``advance`` by
+``tests/env/test_env_vector.py``.
 
 The API is Gymnasium's, with **same-step autoreset** (``metadata["autoreset_mode"]`` is
 ``AutoresetMode.SAME_STEP``): where ``terminated[i]``, ``obs[i]`` is already the first
@@ -53,7 +60,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from numba import njit
 
-from ..bots import Bot, greedy, make_bot
+from ..bots import Agent, OmniscientBot, greedy, make_bot
 from ..bots.learned import weights_path
 from ..engine import (
     ALL_ACTIONS,
@@ -78,13 +85,15 @@ from ..features import (
     encode_public,
     observation_bounds,
 )
+from ..sim.driver import move
 from ..sim.fast import Deal, FastBatch
-from .core import ILLEGAL, action_mask, final_reward
+from .action_space import action_mask
+from .rewards import ILLEGAL, final_reward
 
 _OUT = OUT.code  # the batch simulator's status arrays hold the codes
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
-Opponent = str | Bot | Policy
+Opponent = str | Agent | Policy
 OPPONENTS = ("greedy", "random", "learned")  # the batched bots; any other bot runs on the engine
 BACKENDS = ("auto", "fast", "engine")
 _KINDS = np.arange(NUM_CARD_KINDS)
@@ -196,13 +205,18 @@ def _spec(o: Any) -> Any:
         if o not in OPPONENTS:
             make_bot(o)  # an unknown name fails here, listing the known ones
         return o
-    if callable(getattr(o, "choose", None)) or callable(o):
+    if _is_agent(o) or callable(o):
         return o
     raise ValueError(f"an opponent is a bot name, a bot or a policy(obs, mask), not {o!r}")
 
 
+def _is_agent(o: Any) -> bool:
+    """A bot the game loop drives (``ono99.sim.driver``), not a batched policy."""
+    return isinstance(o, OmniscientBot) or callable(getattr(o, "choose", None))
+
+
 def _needs_engine(o: Any) -> bool:
-    return (isinstance(o, str) and o not in OPPONENTS) or callable(getattr(o, "choose", None))
+    return (isinstance(o, str) and o not in OPPONENTS) or _is_agent(o)
 
 
 def _seats_of(seat: Any, n: int) -> tuple[int, ...]:
@@ -595,8 +609,8 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 if actor == seat:
                     continue
                 o = self._bots[i][actor]
-                if callable(getattr(o, "choose", None)):
-                    self.states[i] = apply(state, actor, o.choose(view(state, actor)))
+                if _is_agent(o):
+                    self.states[i] = move(state, o, actor)
                     moved = True
                 else:
                     policy_rows.setdefault(id(o), []).append((i, actor))

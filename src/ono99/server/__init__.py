@@ -6,8 +6,24 @@ Transport is thin: decode a message, call the session core (``ono99.session``), 
 changes, fan the announcements out (docs/protocol.md).
 """
 
-from .app import create_app
-from .config import ServerConfig
-from .runner import BackgroundServer, run
+from __future__ import annotations
 
-__all__ = ["BackgroundServer", "ServerConfig", "create_app", "run"]
+from typing import Any
+
+from .config import ServerConfig
+
+__all__ = ["BackgroundServer", "ServerConfig", "create_app", "run", "serve"]
+
+
+def __getattr__(name: str) -> Any:
+    """The app and its runners load Starlette and uvicorn (the server extra) when first
+    asked for, so that ``ServerConfig`` and its defaults can be read without them."""
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    if name in ("BackgroundServer", "run", "serve"):
+        from . import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

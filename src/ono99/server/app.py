@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import cast
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -14,12 +17,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..session import Settings
-from ..storage import open_store
-from . import http, i18n
+from ..storage import Store, open_store
+from . import http, i18n, metrics
 from .bus import open_bus
 from .config import ServerConfig
 from .hub import Hub
-from .websocket import table_socket
+from .origins import OriginCheck
+from .websocket import Counts, table_socket
 
 STATIC = Path(__file__).parent / "static"
 
@@ -65,8 +69,15 @@ async def health(request: Request) -> Response:
 
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
-    store = open_store(config.db)
-    settings = Settings(bot_delay=config.bot_delay, grace=config.grace, countdown=config.countdown)
+    measured = metrics.Metrics()
+    store = cast(Store, metrics.CountedStore(open_store(config.db), measured))
+    settings = Settings(
+        bot_delay=config.bot_delay,
+        grace=config.grace,
+        countdown=config.countdown,
+        round_pause=config.round_pause,
+        turn_limits=config.turn_limits,
+    )
     hub = Hub(
         store,
         settings,
@@ -74,14 +85,23 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         bus=open_bus(config.redis),
         takeover=config.takeover,
         heartbeat=config.heartbeat,
+        idle=config.idle,
     )
+    measured.watch(hub)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        refresh = None
+        if config.metrics and measured.shared:
+            refresh = asyncio.create_task(measured.keep_fresh())
         try:
             yield
         finally:
+            if refresh is not None:
+                refresh.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await refresh
             await hub.stop()
             store.close()
 
@@ -101,11 +121,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables/{code}/games/{game}/record", http.game_record),
         Route("/api/tables/{code}/games/{game}/replay", http.game_replay),
         WebSocketRoute("/ws/{code}", table_socket),
+        *([Route("/metrics", metrics.page)] if config.metrics else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     app.state.config = config
+    app.state.metrics = measured
     app.state.limiters = {}
+    app.state.created = {}
+    app.state.sockets = Counts()  # websockets per client address
+    app.state.spectators = Counts()  # per table
+    app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     app.add_middleware(SecurityHeaders)
     return app

@@ -1,8 +1,13 @@
-"""A server's settings: where it stores, how fast bots move, and the limits it enforces."""
+"""A server's settings: where it stores, how fast bots move, and the limits it enforces. The
+one home of every default (``ono99 serve`` reads its options' defaults from here); standard
+library only, so that the command can read them without the server extra."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
 
 from ..invocation import default_database
 
@@ -18,6 +23,7 @@ class ServerConfig:
     bot_delay: float = 1.0  # seconds before a bot moves, so people can follow
     grace: float = 60.0  # seconds a dropped player keeps the seat before the stand-in plays
     countdown: float = 10.0  # seconds the host's "next game" waits for those not yet ready
+    round_pause: float = 8.0  # seconds a round's summary holds the next round (less: continue)
     turn_limits: tuple[float, float] = (5.0, 600.0)  # allowed turn timers (0 = none)
     ws_rate: float = 10.0  # messages per second per connection, sustained
     ws_burst: float = 20.0  # ... and at once
@@ -28,4 +34,47 @@ class ServerConfig:
     hello_timeout: float = 10.0
     queue_limit: int = 512  # unsent messages before a slow connection is dropped
     max_tables: int = 50_000  # tables held in memory
+    # Seconds a table may go unchanged before it closes, unless people are playing it (0:
+    # never): Hanab Live's 30 minutes. Its records stay (docs/deploy.md, "Tables end").
+    idle: float = 1800.0
     ws_max_size: int = 65536  # frames above this are refused by the websocket layer (1009)
+    metrics: bool = False  # GET /metrics (Prometheus); off: a server's internals are not public
+    log_format: str = "text"  # or "json": one JSON object a line (server/logs.py)
+    # Limits against abuse (docs/deploy.md, "Limits", says why these numbers).
+    forwarded_allow_ips: str = ""  # proxies whose X-Forwarded-For is believed ("*": any)
+    allowed_origins: tuple[str, ...] = ()  # pages of other origins that may use the API
+    max_connections: int = 20  # websockets per client address (per process)
+    max_spectators: int = 50  # spectators per table (per process)
+    max_open_tables: int = 5  # unfinished tables one client address may have created
+    header_timeout: float = 10.0  # seconds to send a request's headers (and its body)
+    max_concurrency: int = 4000  # connections and requests at once (per process): 503 past it
+
+    @property
+    def postgres(self) -> bool:
+        return self.db.startswith(("postgresql://", "postgres://"))
+
+    def check(self, workers: int = 1) -> None:
+        """Raise ``ValueError`` with a sentence a person can act on when these settings
+        cannot serve (``workers`` processes behind one address)."""
+        if not self.postgres and Path(self.db).is_dir():
+            raise ValueError(f"--db must be a file, and {self.db!r} is a folder")
+        if self.redis is not None and not self.postgres:
+            raise ValueError("--redis joins processes that share a postgresql:// --database")
+        if self.redis is not None and not self.redis.startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise ValueError(f"--redis must be a redis:// address, not {self.redis!r}")
+        if workers > 1 and (not self.postgres or self.redis is None):
+            raise ValueError(
+                f"--workers {workers} runs processes that share the tables: they need a "
+                "postgresql:// --database and a --redis bus (docs/deploy.md)"
+            )
+        if workers > 1 and os.name != "posix":
+            raise ValueError("--workers needs a POSIX system (Linux, macOS); run one per port")
+
+
+def defaults() -> dict[str, Any]:
+    """Every setting's default, by name (``db``'s is computed: the data folder's file)."""
+    out = {f.name: f.default for f in fields(ServerConfig)}
+    out["db"] = str(default_database())
+    return out

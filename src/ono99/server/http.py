@@ -4,6 +4,7 @@ Errors are ``{"error": {"code", "message", "params"?}}`` with a fitting status."
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -21,15 +22,22 @@ from ..session import (
     normalize_code,
     parse_table_request,
     rule_options,
+    wire,
 )
 from ..session.config import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ..session.table import OVER
 from .config import ServerConfig
 from .hub import Hub
+from .metrics import Metrics
 
 _STATUS = {
     "not_found": 404,
+    "closed": 410,
+    "bad_origin": 403,
+    "timeout": 408,
     "too_big": 413,
     "rate_limited": 429,
+    "too_many_tables": 429,
     "full": 409,
     "name_taken": 409,
     "started": 409,
@@ -42,6 +50,12 @@ def error_response(exc: SessionError) -> JSONResponse:
     return JSONResponse({"error": exc.to_json()}, status_code=_STATUS.get(exc.code, 400))
 
 
+def _refused(request: Request, exc: SessionError) -> JSONResponse:
+    metrics: Metrics = request.app.state.metrics
+    metrics.refused(exc.code)
+    return error_response(exc)
+
+
 def _hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
@@ -52,14 +66,20 @@ def _config(request: Request) -> ServerConfig:
     return config
 
 
+def client_address(request: Request) -> str:
+    """The client's address: the peer's, or what a trusted proxy says it saw (uvicorn reads
+    X-Forwarded-For only from ``forwarded_allow_ips``)."""
+    return request.client.host if request.client else "?"
+
+
 def _limit(request: Request) -> None:
-    """Creating and joining are rate-limited per client address."""
+    """Creating, joining and looking tables up are rate-limited per client address."""
     config = _config(request)
     if config.http_rate <= 0:
         return
     limiters: dict[str, RateLimiter] = request.app.state.limiters
     now = _hub(request).now()
-    host = request.client.host if request.client else "?"
+    host = client_address(request)
     limiter = limiters.get(host)
     if limiter is None:
         if len(limiters) > 10_000:
@@ -75,10 +95,16 @@ async def _json_body(request: Request) -> Any:
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise SessionError("too_big", f"a request may be at most {limit} bytes", limit=limit)
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise SessionError("too_big", f"a request may be at most {limit} bytes", limit=limit)
+    try:
+        async with asyncio.timeout(_config(request).header_timeout):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limit:
+                    raise SessionError(
+                        "too_big", f"a request may be at most {limit} bytes", limit=limit
+                    )
+    except TimeoutError:
+        raise SessionError("timeout", "the request's body came too slowly") from None
     try:
         return json.loads(body)
     except (ValueError, RecursionError):
@@ -120,12 +146,42 @@ async def create_table(request: Request) -> Response:
         config, name = parse_table_request(
             data, bots=hub.settings.bots, turn_limits=_config(request).turn_limits
         )
+        counting = _check_open_tables(request)
         table, token, who = hub.create(config, name)
+        if counting:
+            _created(request).setdefault(client_address(request), []).append(table.code)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     return JSONResponse(
         {"code": table.code, "seat": who.seat, "host": True, "token": token}, status_code=201
     )
+
+
+def _created(request: Request) -> dict[str, list[str]]:
+    """The codes of the tables each client address created here (this process only)."""
+    created: dict[str, list[str]] = request.app.state.created
+    return created
+
+
+def _check_open_tables(request: Request) -> bool:
+    """A client address may have ``max_open_tables`` tables not over at once: a family needs
+    a few, a script filling the database needs many. Whether the limit is on."""
+    most = _config(request).max_open_tables
+    if most <= 0:
+        return False
+    created, host, hub = _created(request), client_address(request), _hub(request)
+    if len(created) > 10_000 and host not in created:
+        created.clear()  # as crude as the rate limiters', and as bounded
+    codes = [c for c in created.get(host, []) if (t := hub.look(c)) is not None and t.phase != OVER]
+    if codes:
+        created[host] = codes
+    else:
+        created.pop(host, None)  # forgotten: the map holds only addresses with open tables
+    if len(codes) >= most:
+        raise SessionError(
+            "too_many_tables", f"at most {most} unfinished tables per address", most=most
+        )
+    return True
 
 
 async def join_table(request: Request) -> Response:
@@ -143,20 +199,21 @@ async def join_table(request: Request) -> Response:
 
         seat, token = hub.mutate(code, take_seat)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     return JSONResponse({"code": code, "seat": seat, "host": False, "token": token})
 
 
 async def table_info(request: Request) -> Response:
     try:
+        _limit(request)
         code = _table_code(request)
         hub = _hub(request)
-        table = hub.fresh(code)
+        table = hub.look(code)
         if table is None:
-            raise SessionError("not_found", "there is no such table")
+            raise hub.missing(code)
     except SessionError as exc:
-        return error_response(exc)
-    info = table.table_message(hub.now())
+        return _refused(request, exc)
+    info = wire.table_message(table, hub.now())
     del info["type"]
     info["games"] = [{"game": g, "finished": f} for g, f in hub.store.games(code)]
     return JSONResponse(info)
@@ -178,7 +235,7 @@ async def game_record(request: Request) -> Response:
     try:
         code, game, text = _finished_record(request)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     return Response(
         text,
         media_type="application/json",
@@ -191,5 +248,5 @@ async def game_replay(request: Request) -> Response:
         code, game, text = _finished_record(request)
         replay = encode_replay(text)
     except SessionError as exc:
-        return error_response(exc)
+        return _refused(request, exc)
     return JSONResponse({"code": code, "game": game, **replay})

@@ -1,33 +1,27 @@
-"""The tables this server process holds, and the one path every change takes:
-session core → storage (one transaction, which first bumps the table's sequence number) →
-announcements on the pub/sub → a note on the bus to the other processes → timers.
+"""The tables this server process holds, and the one path every change takes.
 
-With other processes serving the same tables (``bus`` given: docs/deploy.md), a table may be
-held by several of them at once, each for its own connections. Each writes through the
-compare-and-swap on the table's sequence number (``Store.bump``), so of two processes that
-change a table at once one wins and the other reloads it and tries the command again (or
-refuses it as stale). After a commit the winner puts a note on the bus; the others apply the
-action from it (or, on a gap in the numbers, read the table again) and announce it to their
-own connections, so every seat sees every move once, in order, whichever process took it.
-Timers and bot turns are computed by every process that holds the table from the same stored
-state; the last writer fires them on time, the others ``takeover`` seconds late, so that a
-dead writer's tables go on; a double fire is only a lost compare-and-swap.
+As in a websocket tutorial: a command comes in (``handle``), the table changes (``Table``,
+``mutate``), the effects go out (``commit``): stored first (one transaction, which bumps the
+table's sequence number), then announced on the pub/sub to this process's connections, then
+the table's next wake-up set (a turn timer, a bot's move).
+
+The other processes serving the same tables are the ``cluster``'s business
+(``server/cluster.py``): the hub tells it what it wrote and asks it whether storage is newer
+than its copy; a process alone has an ``Alone`` that does nothing.
 
 Everything here runs on the event loop thread, and nothing awaits between changing a table
 and announcing it, so every connection sees the changes of a table in the order they were
-made. Only a bot's choice runs on a worker thread; its result comes back through
-``Table.complete``, which ignores it if the game moved on meanwhile.
+made. Only a bot's choice and a hint's search run on a worker thread; a bot's result comes back
+through ``Table.complete``, which ignores it if the game moved on meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import secrets
+import time
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 from ..session import (
@@ -44,16 +38,22 @@ from ..session import (
     SessionError,
     Settings,
     Table,
+    TableClosed,
     TableConfig,
     TableCreated,
     new_code,
+    wire,
 )
-from ..session.table import OVER, Change, Hint
+from ..session.encode import dumps
+from ..session.table import OVER, Change, ConfigChanged, Hint
 from ..storage import Conflict, Store, StoredTable
 from .bus import Bus
+from .cluster import UNSYNCED, Alone, Cluster, Synced, notice
 from .pubsub import PubSub, Subscriber
 
 log = logging.getLogger("ono99.server")
+# Told to everyone at a table as it closes (then the connection closes with 4410).
+CLOSED_NOTICE = {"type": "notice", "code": "closed", "message": "this table has closed"}
 HINTS_KEPT = 256  # hints kept for a repeated ask (a reload, a second tab)
 
 
@@ -61,19 +61,8 @@ def channel(code: str, seat: int | None) -> str:
     return f"{code}:{'watch' if seat is None else seat}"
 
 
-ALIVE = "ono99:alive"  # every process says it is alive here, every ``heartbeat`` seconds
-
-
-def bus_channel(code: str) -> str:
-    return f"ono99:t:{code}"
-
-
 class Stale(Exception):
     """Another process changed the table first; it has been brought up to date."""
-
-
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 class Hub:
@@ -86,30 +75,26 @@ class Hub:
         bus: Bus | None = None,
         takeover: float = 1.0,
         heartbeat: float = 1.0,
+        idle: float = 1800.0,
     ):
         self.store = store
         self.settings = settings
         self.max_tables = max_tables
-        self.bus = bus
-        self.takeover = takeover  # how late a table's timers fire here when another wrote last
-        self.heartbeat = heartbeat
-        self.name = secrets.token_hex(4)  # this process, on the bus
+        # Seconds a table may go unchanged before it closes, when it is not being played by
+        # someone here (0: never): docs/deploy.md, "Tables end".
+        self.idle = idle
+        self.touched: dict[str, float] = {}  # when each held table last changed (loop time)
+        # The other processes serving these tables (none: ``Alone``).
+        self.cluster: Cluster | Alone = (
+            Alone() if bus is None else Cluster(bus, takeover=takeover, heartbeat=heartbeat)
+        )
         self.pubsub = PubSub()
         self.tables: dict[str, Table] = {}
-        # What each held table reflects of storage: (sequence number, game, moves).
-        self.synced: dict[str, tuple[int, int, int]] = {}
-        self.mine: set[str] = set()  # tables whose last change was written here
+        self.synced: dict[str, Synced] = {}  # what each held table reflects of storage
         self.local: dict[str, dict[int, int]] = {}  # our connections, per table and seat
         # The link each seat's connections here came with (its hash), per table and seat: a
         # seat given up or opened since closes them (``_drop_lost_seats``).
         self.links: dict[str, dict[int, str | None]] = {}
-        self.remote: dict[str, dict[str, dict[int, int]]] = {}  # others': table, process, seat
-        self.alive: dict[str, float] = {}  # other processes: when last heard
-        self._suspects: dict[str, int] = {}  # tables storage held newer at their last sweep
-        self.sweep_beats = 3  # few tables: sweep them all every this many beats
-        self.sweep_chunk = 250  # many: this many per beat, in turn
-        self.bus_up = bus is None
-        self.bus_was_down = False
         self._timers: dict[str, asyncio.TimerHandle] = {}
         # Hints searched, or being searched, per (table, game, moves, seat): one search a
         # decision, however often it is asked for (a search costs a CPU-quarter-second).
@@ -130,17 +115,12 @@ class Hub:
         return self.loop.time()
 
     async def start(self) -> None:
-        """Take up every table whose game was still being played: bots and timers resume."""
+        """Start hearing the other processes, and closing idle tables. Tables load when
+        someone asks for them: a game nobody is at waits (``_reschedule``)."""
         self._loop = asyncio.get_running_loop()
-        if self.bus is not None:
-            await self.bus.start(self._on_bus, self._on_health)
-            self.bus.subscribe(ALIVE)
-            self._spawn(self._beat())
-        for code in self.store.active_codes():
-            try:
-                self.get(code)
-            except Exception:
-                log.exception("table %s could not be restored", code)
+        await self.cluster.start(self)
+        if self.idle > 0:
+            self.spawn(self._close_idle())
 
     async def stop(self) -> None:
         for handle in self._timers.values():
@@ -148,8 +128,7 @@ class Hub:
         self._timers.clear()
         for task in list(self._tasks):
             task.cancel()
-        if self.bus is not None:
-            await self.bus.stop()
+        await self.cluster.stop()
 
     # ---------------------------------------------------------------- tables
 
@@ -158,7 +137,7 @@ class Hub:
         if table is not None:
             return table
         stored = self.store.load_table(code)
-        if stored is None:
+        if stored is None or stored.closed:
             return None
         table = self._restore(stored, stored.actions, stored.finished)
         self._hold(table, stored.seq)
@@ -181,17 +160,23 @@ class Hub:
             dealer=stored.dealer,
             actions=actions,
             finished=finished,
+            wins=stored.wins,
+            record=stored.record,
         )
 
     def _hold(self, table: Table, seq: int) -> None:
         code = table.code
         self.tables[code] = table
+        self.touched[code] = self.now()
         self._synced(table, seq)
-        if self.bus is not None:
-            self.bus.subscribe(bus_channel(code))
+        self.cluster.hold(code)
 
     def _synced(self, table: Table, seq: int) -> None:
-        self.synced[table.code] = (seq, table.game, table.state.moves if table.state else 0)
+        moves = table.state.moves if table.state else 0
+        self.synced[table.code] = Synced(seq, table.game, moves)
+
+    def synced_of(self, code: str) -> Synced:
+        return self.synced.get(code, UNSYNCED)
 
     def create(self, config: TableConfig, name: str | None) -> tuple[Table, str, Identity]:
         if len(self.tables) >= self.max_tables:
@@ -201,7 +186,7 @@ class Hub:
             code = new_code()  # about 2**-59 per try: for form's sake
         table, token, who, effects = Table.create(code, config, name, self.settings)
         self._store(table, effects.changes)
-        self.mine.add(code)
+        self.cluster.created(code)
         self._hold(table, 0)
         return table, token, who
 
@@ -212,13 +197,13 @@ class Hub:
         for _ in range(5):
             table = self.get(code)
             if table is None:
-                raise SessionError("not_found", "there is no such table")
+                raise self.missing(code)
             try:
                 result, effects = change(table)
             except SessionError:
                 if not self._behind(code):
                     raise
-                self._catch_up(code)  # refused by what we held: ask the table as stored
+                self.catch_up(code)  # refused by what we held: ask the table as stored
                 continue
             try:
                 self.commit(table, effects)
@@ -233,16 +218,12 @@ class Hub:
         process's note has not reached us yet (or died with it). One indexed read."""
         table = self.get(code)
         if table is not None and self._behind(code):
-            self._catch_up(code)
+            self.catch_up(code)
             table = self.tables[code]
         return table
 
     def _behind(self, code: str) -> bool:
-        """Whether another process has written the table since we last heard (only asked
-        before refusing a command: a refusal must not come from a stale copy)."""
-        if self.bus is None:
-            return False
-        return self.store.seq(code) != self.synced.get(code, (0, 0, 0))[0]
+        return self.cluster.behind(code, self.synced_of(code))
 
     # ---------------------------------------------------------------- connections
 
@@ -264,13 +245,13 @@ class Hub:
                 }
             )
         )
-        if not self.bus_up:
-            sub.send(dumps(_notice(False)))
+        if not self.cluster.up:
+            sub.send(dumps(notice(False)))
         effects = self._count(table, who, +1)
         if who.seat is not None:
             self.links.setdefault(code, {})[who.seat] = table.seats[who.seat].token_hash
-        sub.send(dumps(table.table_message(now)))
-        sub.send(dumps(table.state_message(who.seat, now)))
+        sub.send(dumps(wire.table_message(table, now)))
+        sub.send(dumps(wire.state_message(table, who.seat, now)))
         self.pubsub.subscribe(channel(table.code, who.seat), sub)
         with contextlib.suppress(Stale):
             self.commit(table, effects)
@@ -283,8 +264,33 @@ class Hub:
             return
         with contextlib.suppress(Stale):
             self.commit(table, self._count(table, who, -1))
-        if table.phase != PLAYING and not self.audiences(table):
-            self._forget(table)  # nothing will happen there: it reloads from storage on demand
+        self._let_go(table)
+
+    def look(self, code: str) -> Table | None:
+        """The table as storage holds it, for a look from outside (the join page): not kept
+        in memory afterwards unless someone here is at it."""
+        table = self.fresh(code)
+        if table is not None:
+            self._let_go(table)
+        return table
+
+    def missing(self, code: str) -> SessionError:
+        """Why ``get(code)`` found no table: it never was, or it has closed."""
+        if self.store.seq(code) is not None:
+            return SessionError("closed", "this table has closed")
+        return SessionError("not_found", "there is no such table")
+
+    def _let_go(self, table: Table) -> None:
+        """Forget a table nobody here is at and nothing will happen at (it is not being
+        played, or nobody is at it anywhere: it waits): it reloads from storage on demand."""
+        if not self.audiences(table) and (table.phase != PLAYING or not self._attended(table)):
+            self._forget(table)
+
+    def _attended(self, table: Table) -> bool:
+        """Whether a person is at the table (on any process) or someone watches it here."""
+        return any(s.connections for s in table.seats) or self.pubsub.listening(
+            channel(table.code, None)
+        )
 
     def _count(self, table: Table, who: Identity, delta: int) -> Effects:
         """One connection more or fewer here; what it changes at the table (to commit)."""
@@ -292,15 +298,13 @@ class Hub:
             return Effects()
         mine = self.local.setdefault(table.code, {})
         mine[who.seat] = max(0, mine.get(who.seat, 0) + delta)
-        if self.bus is not None:
-            self._say_presence(table.code)
+        self.cluster.connections_changed(table.code)
         return table.set_connections(who.seat, self._total(table.code, who.seat), self.now())
 
     def _total(self, code: str, seat: int) -> int:
-        mine = self.local.get(code, {}).get(seat, 0)
-        return mine + sum(p.get(seat, 0) for p in self.remote.get(code, {}).values())
+        return self.local.get(code, {}).get(seat, 0) + self.cluster.elsewhere(code, seat)
 
-    def _recount(self, table: Table) -> None:
+    def recount(self, table: Table) -> None:
         """Give each seat the sum of its connections on every live process."""
         now = self.now()
         for seat in range(len(table.seats)):
@@ -314,12 +318,10 @@ class Hub:
         if self.tables.get(code) is table:
             del self.tables[code]
             self.synced.pop(code, None)
-            self.mine.discard(code)
+            self.touched.pop(code, None)
             self.local.pop(code, None)
             self.links.pop(code, None)
-            self.remote.pop(code, None)
-            if self.bus is not None:
-                self.bus.unsubscribe(bus_channel(code))
+            self.cluster.release(code)
         handle = self._timers.pop(code, None)
         if handle is not None:
             handle.cancel()
@@ -336,10 +338,15 @@ class Hub:
                 raise SessionError("not_found", "there is no such table")
             assert cmd.reaction is not None
             message = table.react(who, cmd.reaction, self.now())
-            self._shout(code, message)
-            if self.bus is not None:  # the other processes show it to their connections
-                note = {"k": "r", "from": self.name, "m": message}
-                self.bus.publish(bus_channel(code), dumps(note))
+            self.shout(code, message)
+            self.cluster.reacted(code, message)  # the other processes show it too
+            return
+        if cmd.type == "relink":
+            assert cmd.seat is not None
+            index = cmd.seat
+            token = self.mutate(code, lambda table: table.relink(who, index))
+            reply = {"type": "link", "seat": index, "token": token}
+            sub.send(dumps(reply if cmd.id is None else {**reply, "id": cmd.id}))
             return
         if cmd.type == "hint":
             # As storage has it: on many processes our copy may not have heard the last move
@@ -347,7 +354,7 @@ class Hub:
             table = self.fresh(code)
             if table is None:
                 raise SessionError("not_found", "there is no such table")
-            self._spawn(self._hint(code, table.hint(who), sub, cmd.id))
+            self.spawn(self._hint(code, table.hint(who), sub, cmd.id))
             return
 
         def change(table: Table) -> tuple[None, Effects]:
@@ -361,6 +368,10 @@ class Hub:
                 return None, table.again(who, now)
             if cmd.type == "ready":
                 return None, table.mark_ready(who, now)
+            if cmd.type == "continue":
+                return None, table.carry_on(who, now)
+            if cmd.type == "configure":
+                return None, table.configure(who, cmd.config, now)
             if cmd.type == "seat":
                 assert cmd.seat is not None and cmd.kind is not None
                 return None, table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
@@ -369,8 +380,24 @@ class Hub:
             raise SessionError("bad_request", f"{cmd.type!r} is only the first message")
 
         self.mutate(code, change)
-        if cmd.type in ("ready", "again"):
-            self._say_next(code)
+        table = self.tables.get(code)
+        if cmd.type in ("ready", "again") and table is not None and table.phase == OVER:
+            info = wire.next_info(table, self.now())
+            if info is not None:
+                self.cluster.next_changed(code, info)
+        if cmd.type == "continue" and who.seat is not None:
+            # The other processes' copies of the table hold their pause until this too.
+            self.cluster.continued(code, [who.seat])
+
+    def merge_next(self, table: Table, info: dict[str, Any]) -> None:
+        """Another process said who is ready for the next game there, and the countdown."""
+        with contextlib.suppress(Stale, SessionError):
+            self.commit(table, table.merge_next(info["ready"], info["ms_left"], self.now()))
+
+    def merge_continued(self, table: Table, seats: list[int]) -> None:
+        """Another process said these seats have read the round's summary."""
+        with contextlib.suppress(Stale, SessionError):
+            self.commit(table, table.merge_continued(seats, self.now()))
 
     # ---------------------------------------------------------------- the one path
 
@@ -382,21 +409,28 @@ class Hub:
             try:
                 self._store(table, effects.changes)
             except Conflict:
-                self.mine.discard(code)
-                self._catch_up(code, force=True)
+                self.cluster.overtaken(code)
+                self.catch_up(code, force=True)
                 raise Stale(code) from None
             except Exception:
                 log.exception("table %s: could not store a change; reloading it", code)
                 try:
-                    self._catch_up(code, force=True)
+                    self.catch_up(code, force=True)
                 except Exception:  # storage is away: drop our copy, it reloads on demand
                     log.exception("table %s could not be reloaded", code)
                     self._forget(table)
                 raise SessionError("server_error", "the server could not save that") from None
-            seq = self.synced.get(code, (0, 0, 0))[0] + 1
+            seq = self.synced_of(code).seq + 1
             self._synced(table, seq)
-            self.mine.add(code)
-            self._note(table, seq, effects)
+            self.touched[code] = self.now()
+            self.cluster.written(table, seq, effects)
+        self._announce(table, effects)
+        self._reschedule(table)
+
+    def follow(self, table: Table, seq: int, effects: Effects) -> None:
+        """Another process stored ``seq`` and we made its change on our copy: announce it."""
+        self._synced(table, seq)
+        self.touched[table.code] = self.now()
         self._announce(table, effects)
         self._reschedule(table)
 
@@ -404,12 +438,12 @@ class Hub:
         store, code = self.store, table.code
         if len(changes) == 1 and isinstance(changes[0], ActionTaken):  # most of them
             a = changes[0]
-            seq = self.synced.get(code, (0, 0, 0))[0]
+            seq = self.synced_of(code).seq
             store.append_action(code, seq, a.game, a.position, a.seat, a.action, a.by)
             return
         with store.transaction():
             if not isinstance(changes[0], TableCreated):
-                store.bump(code, self.synced.get(code, (0, 0, 0))[0])
+                store.bump(code, self.synced_of(code).seq)
             for ch in changes:
                 if isinstance(ch, ActionTaken):
                     store.add_action(code, ch.game, ch.position, ch.seat, ch.action, ch.by)
@@ -421,20 +455,27 @@ class Hub:
                     store.start_game(code, ch.game, ch.seed, ch.dealer)
                 elif isinstance(ch, TableCreated):
                     store.create_table(ch.code, ch.config, ch.host_hash)
+                elif isinstance(ch, TableClosed):
+                    store.close_table(ch.code)
+                elif isinstance(ch, ConfigChanged):
+                    store.set_config(code, ch.config)
 
-    def _catch_up(self, code: str, *, force: bool = False) -> None:
+    def catch_up(self, code: str, *, force: bool = False) -> None:
         """Bring the held table up to what storage holds, announcing to our connections
         each action they have not seen, one by one (or, for anything but actions in the same
         game, the whole table and state again)."""
         old = self.tables.get(code)
         if old is None:
             return
-        if not force and self.store.seq(code) == self.synced.get(code, (0, 0, 0))[0]:
+        if not force and self.store.seq(code) == self.synced_of(code).seq:
             return  # nothing new: one indexed read, not the whole table
         stored = self.store.load_table(code)
         if stored is None:
             return
-        seq, game, moves = self.synced.get(code, (0, 0, 0))
+        if stored.closed:  # by another process
+            self._closed(old)
+            return
+        seq, game, moves = self.synced_of(code)
         if not force and stored.seq == seq:
             return  # nothing new
         same_seats = [(s.kind, s.bot, s.name, s.token_hash) for s in old.seats] == [
@@ -446,16 +487,19 @@ class Hub:
             table.adopt(old, now)
             self.tables[code] = table
             for seat, action, by in stored.actions[moves:]:
-                self._announce(table, self._replay(table, seat, action, by))
+                self._announce(table, self.replay(table, seat, action, by))
+            if table.config != old.config:  # the host changed the rules between games
+                self._announce(table, Effects(table=True))
         else:
             table = self._restore(stored, stored.actions, stored.finished)
             table.adopt(old, now)
             self.tables[code] = table
             self._announce(table, Effects(table=True, snapshot=True))
         self._synced(table, stored.seq)
+        self.touched[code] = now
         self._reschedule(table)
 
-    def _replay(self, table: Table, seat: int, action: str, by: str) -> Effects:
+    def replay(self, table: Table, seat: int, action: str, by: str) -> Effects:
         """Play an action another process stored; when its stand-in played for a person,
         that person is away here too (said before the move, as where it was played)."""
         now = self.now()
@@ -482,26 +526,17 @@ class Hub:
         code = table.code
         if effects.snapshot:
             for a in audiences:
-                self.pubsub.publish(channel(code, a), dumps(table.state_message(a, now)))
+                self.pubsub.publish(channel(code, a), dumps(wire.state_message(table, a, now)))
         else:
             for step in effects.steps:
-                for a, message in table.update_messages(step, audiences, now).items():
+                for a, message in wire.update_messages(table, step, audiences, now).items():
                     self.pubsub.publish(channel(code, a), dumps(message))
         if effects.table:
-            text = dumps(table.table_message(now))
+            text = dumps(wire.table_message(table, now))
             for a in audiences:
                 self.pubsub.publish(channel(code, a), text)
 
-    def _say_next(self, code: str) -> None:
-        """Tell the other processes who is ready for the next game and the countdown to it
-        (kept in memory, not stored: each process holds its own copy of the table)."""
-        table = self.tables.get(code)
-        if self.bus is None or table is None or table.phase != OVER:
-            return
-        note = {"k": "n", "from": self.name, "next": table.next_info(self.now())}
-        self.bus.publish(bus_channel(code), dumps(note))
-
-    def _shout(self, code: str, message: dict[str, Any]) -> None:
+    def shout(self, code: str, message: dict[str, Any]) -> None:
         """A message the same for everyone at the table (a reaction): built once, sent to
         every audience here."""
         table = self.tables.get(code)
@@ -510,6 +545,13 @@ class Hub:
         text = dumps(message)
         for a in self.audiences(table):
             self.pubsub.publish(channel(code, a), text)
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """A message for every connection here, at every table (a notice)."""
+        text = dumps(message)
+        for code, table in list(self.tables.items()):
+            for a in self.audiences(table):
+                self.pubsub.publish(channel(code, a), text)
 
     def _drop_lost_seats(self, table: Table) -> None:
         """Close every connection here of a seat whose link has changed since it connected
@@ -524,201 +566,32 @@ class Hub:
                 del links[seat]
                 self.pubsub.drop(channel(table.code, seat))
 
-    # ---------------------------------------------------------------- the bus
-
-    def _note(self, table: Table, seq: int, effects: Effects) -> None:
-        """Tell the other processes: the table is at ``seq``, and (for an action) which."""
-        if self.bus is None:
-            return
-        note: dict[str, Any] = {"k": "c", "from": self.name, "seq": seq}
-        actions = [ch for ch in effects.changes if isinstance(ch, ActionTaken)]
-        starts = [ch for ch in effects.changes if isinstance(ch, GameStarted)]
-        others = [
-            ch
-            for ch in effects.changes
-            if not isinstance(ch, ActionTaken | GameStarted | GameFinished)
-        ]
-        if len(actions) == 1 and not starts and not others:
-            a = actions[0]
-            note["act"] = [a.game, a.position, a.seat, a.action, a.by]
-        elif len(starts) == 1 and not actions and not others:
-            note["new"] = starts[0].game  # its seed stays in storage: it is every hand
-        self.bus.publish(bus_channel(table.code), dumps(note))
-
-    def _say_presence(self, code: str) -> None:
-        assert self.bus is not None
-        seats = {str(s): n for s, n in self.local.get(code, {}).items() if n}
-        self.bus.publish(bus_channel(code), dumps({"k": "p", "from": self.name, "seats": seats}))
-
-    def _on_bus(self, name: str, text: str | None) -> None:
-        if name == ALIVE:
-            if text is not None and text != self.name:
-                self.alive[text] = self.now()
-            return
-        code = name.removeprefix("ono99:t:")
-        table = self.tables.get(code)
-        if table is None:
-            return
-        if text is None:  # just subscribed: what happened before then is in storage
-            self._catch_up(code)
-            if self.bus is not None:
-                self.bus.publish(name, dumps({"k": "q", "from": self.name}))
-            return
-        note = json.loads(text)
-        sender = note.get("from")
-        if sender == self.name:
-            return
-        self.alive[sender] = self.now()
-        kind = note.get("k")
-        if kind == "c":
-            self._on_change(table, note)
-        elif kind == "p":
-            seats = {int(s): int(n) for s, n in note.get("seats", {}).items()}
-            self.remote.setdefault(code, {})[sender] = seats
-            self._recount(table)
-        elif kind == "q" and self.local.get(code):
-            self._say_presence(code)
-        elif kind == "r" and isinstance(note.get("m"), dict):
-            self._shout(code, note["m"])
-        elif kind == "n" and isinstance(note.get("next"), dict):
-            nxt = note["next"]
-            with contextlib.suppress(Stale, SessionError):
-                self.commit(table, table.merge_next(nxt["ready"], nxt["ms_left"], self.now()))
-
-    def _on_change(self, table: Table, note: dict[str, Any]) -> None:
-        code = table.code
-        # Its notes are coming (late, perhaps: a busy process): no reason for the sweep to read
-        # the table; a gap in them is seen below.
-        self._suspects.pop(code, None)
-        seq, game, moves = self.synced.get(code, (0, 0, 0))
-        if note["seq"] <= seq:
-            return  # seen already (we caught up from storage first)
-        self.mine.discard(code)
-        act = note.get("act")
-        state = table.state
-        if (
-            note["seq"] == seq + 1
-            and act is not None
-            and state is not None
-            and (table.game, state.moves) == (game, moves) == (act[0], act[1])
-        ):
-            self._follow(table, note["seq"], lambda: self._replay(table, *act[2:5]))
-            return
-        new = note.get("new")
-        if note["seq"] == seq + 1 and new is not None and table.game == game:
-            # A new game: one read of its seed, not the whole table again (when 2,000 tables
-            # start at once, every other process holding them would read each one whole).
-            stored = self.store.game_seed(code, new)
-            if stored is not None:
-                now = self.now()
-                self._follow(table, note["seq"], lambda: table.replay_new_game(new, *stored, now))
-                return
-        self._catch_up(code)  # a gap, or a change other than one action or a new game
-
-    def _follow(self, table: Table, seq: int, change: Callable[[], Effects]) -> None:
-        """Make on our copy the change another process noted as ``seq``, and announce it;
-        should it not fit our copy, read the table from storage instead."""
-        try:
-            effects = change()
-        except SessionError:
-            log.exception("table %s: a note did not fit; reading it again", table.code)
-            self._catch_up(table.code)
-            return
-        self._synced(table, seq)
-        self._announce(table, effects)
-        self._reschedule(table)
-
-    def _on_health(self, up: bool) -> None:
-        self.bus_up = up
-        for code, table in list(self.tables.items()):
-            for a in self.audiences(table):
-                self.pubsub.publish(channel(code, a), dumps(_notice(up)))
-        if not up:
-            self.bus_was_down = True
-            return
-        if self.bus_was_down:  # what the others did meanwhile is in storage
-            for code in list(self.tables):
-                with contextlib.suppress(Exception):
-                    self._catch_up(code)
-                if self.local.get(code):
-                    self._say_presence(code)
-
-    def sweep(self, codes: list[str] | None = None) -> None:
-        """Catch up every held table (of ``codes``, or all) that storage holds newer (a writer
-        that died between its commit and its note, a note lost on the bus): one query."""
-        codes = list(self.tables) if codes is None else [c for c in codes if c in self.tables]
-        stored = self.store.seqs(codes)
-        # A note still on its way is no reason to read a table: only one that storage held
-        # newer at this table's last sweep, and that no note has come for since, is (else,
-        # under load, sweeps that read every table whose note is late make every note later
-        # still).
-        suspects = {c: self._suspects.pop(c) for c in codes if c in self._suspects}
-        for code, seq in stored.items():
-            have = self.synced.get(code, (0, 0, 0))[0]
-            if code not in self.tables or seq == have:
-                continue
-            if suspects.get(code, have + 1) <= have:  # it came meanwhile; this is newer
-                self._suspects[code] = seq
-            elif code in suspects:
-                try:
-                    self._catch_up(code)
-                except Exception:
-                    log.exception("table %s could not be caught up", code)
-            else:
-                self._suspects[code] = seq
-
-    def _sweep_share(self, beat: int) -> list[str] | None:
-        """The tables to sweep at this beat (None: all of them). While they are few, all
-        of them every ``sweep_beats`` beats; else ``sweep_chunk`` at every beat, in turn: a
-        query for 2,000 tables holds the event loop for tens of milliseconds on a busy
-        machine, and every move in flight waits for it."""
-        if len(self.tables) <= self.sweep_chunk:
-            return None if beat % self.sweep_beats == 0 else []
-        codes = sorted(self.tables)
-        start = (beat * self.sweep_chunk) % len(codes)
-        return (codes + codes)[start : start + self.sweep_chunk]
-
-    async def _beat(self) -> None:
-        """Say we are alive; forget the connections of processes not heard from for three
-        beats; and sweep a share of the tables (every one at once when a process died)."""
-        assert self.bus is not None
-        beats = 0
-        while True:
-            self.bus.publish(ALIVE, self.name)
-            now = self.now()
-            dead = {p for p, t in self.alive.items() if now - t > 3 * self.heartbeat}
-            for p in dead:
-                del self.alive[p]
-            beats += 1
-            if dead:
-                self._suspects = {code: 1 << 62 for code in self.tables}  # read now what lags
-            share = None if dead else self._sweep_share(beats)
-            if share is None or share:
-                try:
-                    self.sweep(share)
-                except Exception:
-                    log.exception("the sweep failed")
-            if dead:
-                for code, procs in list(self.remote.items()):
-                    if dead & set(procs):
-                        for p in dead:
-                            procs.pop(p, None)
-                        table = self.tables.get(code)
-                        if table is not None:
-                            self._recount(table)
-            await asyncio.sleep(self.heartbeat)
-
     # ---------------------------------------------------------------- time
 
     def _reschedule(self, table: Table) -> None:
-        old = self._timers.pop(table.code, None)
+        """Set the table's next wake-up: its turn timer or bot move while someone is at it
+        (a game nobody is at waits for them), or its closing when it has been idle."""
+        code = table.code
+        old = self._timers.pop(code, None)
         if old is not None:
             old.cancel()
-        when = table.next_deadline()
+        when = table.next_deadline() if self._attended(table) else None
         if when is not None:
-            if self.bus is not None and table.code not in self.mine:
-                when += self.takeover
-            self._timers[table.code] = self.loop.call_at(when, self._wake, table.code)
+            when += self.cluster.delay(code)
+        closes = self._closes_at(table)
+        if closes is not None and (when is None or closes < when):
+            when = closes
+        if when is not None:
+            self._timers[code] = self.loop.call_at(when, self._wake, code)
+
+    def _closes_at(self, table: Table) -> float | None:
+        """When the table closes if nothing happens: ``idle`` seconds after its last change,
+        unless it is being played with a person at it."""
+        if self.idle <= 0:
+            return None
+        if table.phase == PLAYING and any(s.connections for s in table.seats):
+            return None
+        return self.touched.get(table.code, self.now()) + self.idle
 
     def _wake(self, code: str) -> None:
         self._timers.pop(code, None)
@@ -726,19 +599,63 @@ class Hub:
         if table is None:
             return
         now = self.now()
+        closes = self._closes_at(table)
+        if closes is not None and closes <= now:
+            self.close(table)
+            return
         try:
-            self.commit(table, table.expire(now))
-            move = table.pending_move(now)
-            while move is not None:
-                self._spawn(self._play_bot(table, move))
+            if self._attended(table):
+                self.commit(table, table.expire(now))
                 move = table.pending_move(now)
+                while move is not None:
+                    self.spawn(self._play_bot(table, move))
+                    move = table.pending_move(now)
         except (SessionError, Stale):
             pass  # already logged; the table was reloaded
         current = self.tables.get(code)
         if current is not None:
             self._reschedule(current)
 
-    def _spawn(self, coro: Any) -> None:
+    # ---------------------------------------------------------------- the end
+
+    def close(self, table: Table) -> None:
+        """Close an idle table: stored as closed (its games and records stay), everyone at
+        it here told and disconnected, its memory freed; the other processes do the same
+        when they hear of it."""
+        try:
+            self.commit(table, Effects(changes=[TableClosed(table.code)]))
+        except (Stale, SessionError):
+            return  # it changed meanwhile, or storage is away: its next wake-up decides
+        self._closed(table)
+
+    def _closed(self, table: Table) -> None:
+        text = dumps(CLOSED_NOTICE)
+        for a in self.audiences(table):
+            self.pubsub.publish(channel(table.code, a), text)
+            self.pubsub.end(channel(table.code, a))
+        self._forget(table)
+
+    async def _close_idle(self) -> None:
+        """Close the tables storage holds idle that no process holds (forgotten lobbies,
+        games everyone left, tables from before a restart): a few at a time, every so often.
+        The tables held here close on their own timers."""
+        pause = min(60.0, max(0.5, self.idle / 10))
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                codes = self.store.idle_codes(time.time() - self.idle, 100)
+            except Exception:
+                log.exception("could not look for idle tables")
+                continue
+            for code in codes:
+                if code in self.tables:
+                    continue
+                with contextlib.suppress(Exception):
+                    table = self.get(code)
+                    if table is not None:
+                        self.close(table)
+
+    def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -773,15 +690,3 @@ class Hub:
             return  # reloaded meanwhile
         with contextlib.suppress(SessionError, Stale):
             self.commit(table, table.complete(move, action, self.now()))
-
-
-def _notice(up: bool) -> dict[str, Any]:
-    """Told to every connection when the bus between server processes goes down or comes
-    back: moves made on other processes reach this one late (from storage) meanwhile."""
-    if up:
-        return {"type": "notice", "code": "bus_up", "message": "back in touch"}
-    return {
-        "type": "notice",
-        "code": "bus_down",
-        "message": "lost touch with the other servers; moves made there will arrive late",
-    }

@@ -22,6 +22,11 @@ class Subscriber(Protocol):
         opened by the host): close the connection, saying so; must not block."""
         ...
 
+    def end(self) -> None:
+        """The table has closed: close the connection once what was sent has gone; must
+        not block."""
+        ...
+
 
 class PubSub:
     def __init__(self) -> None:
@@ -52,6 +57,13 @@ class PubSub:
         subs = self._channels.pop(channel, {})
         for sub in subs.values():
             sub.drop()
+        return len(subs)
+
+    def end(self, channel: str) -> int:
+        """Unsubscribe everyone from ``channel`` and close their connections (``end``)."""
+        subs = self._channels.pop(channel, {})
+        for sub in subs.values():
+            sub.end()
         return len(subs)
 
     def listening(self, channel: str) -> bool:

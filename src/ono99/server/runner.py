@@ -8,11 +8,14 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import uvicorn
 
 from .app import create_app
 from .config import ServerConfig
+from .logs import log_config
+from .protocols import PromptClose, with_header_timeout
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -31,10 +34,18 @@ def make_server(config: ServerConfig) -> uvicorn.Server:
         uvicorn.Config(
             create_app(config),
             log_level="warning",
+            log_config=log_config(config.log_format),
             access_log=False,  # addresses hold table codes; keep them out of logs
             ws_max_size=config.ws_max_size,
+            ws_per_message_deflate=False,
             lifespan="on",
             timeout_graceful_shutdown=2,
+            # X-Forwarded-For only from the proxies named, never from whoever sends it.
+            proxy_headers=bool(config.forwarded_allow_ips),
+            forwarded_allow_ips=config.forwarded_allow_ips or "",
+            limit_concurrency=config.max_concurrency or None,
+            http=with_header_timeout(config.header_timeout),
+            ws=PromptClose,
         )
     )
 
@@ -54,6 +65,29 @@ def run(
 ) -> None:
     """Serve until interrupted. ``on_ready`` gets the address once it listens."""
     serve_on(config, bind(host, port), on_ready)
+
+
+def serve(
+    config: ServerConfig,
+    host: str,
+    port: int,
+    workers: int = 1,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """What ``ono99 serve`` runs: ``workers`` server processes behind ``host:port`` (one:
+    this process), until interrupted. Raises ``ValueError`` for settings that cannot serve
+    (``ServerConfig.check``), ``OSError`` when the address cannot be listened on."""
+    config.check(workers)
+    if not config.postgres:
+        Path(config.db).parent.mkdir(parents=True, exist_ok=True)
+    if workers == 1:
+        run(config, host, port, on_ready=on_ready)
+        return
+    from ..storage import open_store
+    from .workers import serve_workers
+
+    open_store(config.db).close()  # reachable, and migrated before the children race
+    serve_workers(config, host, port, workers, on_ready=on_ready)
 
 
 def serve_on(

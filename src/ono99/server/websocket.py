@@ -5,12 +5,15 @@ none to watch) within ``hello_timeout`` → welcome, table, state → then comma
 back to this connection only, announcements from the pub/sub. Each message is checked for
 size, rate and schema before anything looks at it. Outgoing messages go through a queue
 with a bound, so one slow reader cannot hold up a table: past the bound it is disconnected.
+A client address may hold ``max_connections`` websockets and a table ``max_spectators``
+spectators, on this process (``Counts``); past either the connection is refused (4429).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -23,14 +26,18 @@ from ..session import (
     normalize_code,
     parse_message,
 )
+from ..session.encode import dumps
 from .config import ServerConfig
-from .hub import Hub, dumps
+from .hub import Hub
+from .metrics import Metrics
 
 # Close codes (4000–4999 are ours; see docs/protocol.md).
 CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_HELLO_TIMEOUT = 4408
+CLOSE_CLOSED = 4410  # the table has closed (idle)
+CLOSE_TOO_MANY = 4429  # too many connections from this address, or spectators at the table
 CLOSE_POLICY = 1008  # too many refused messages
 CLOSE_TOO_SLOW = 1013  # the client did not read its messages
 
@@ -44,6 +51,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closing = False
         self.close_code = 1000
+        self.sending: asyncio.Future[None] | None = None  # the message being written
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -57,19 +65,27 @@ class Connection:
         """The seat is no longer this link's: the client forgets the link and watches."""
         self.close(CLOSE_BAD_TOKEN)
 
+    def end(self) -> None:
+        self.close(CLOSE_CLOSED)
+
     def close(self, code: int = 1000) -> None:
         if not self.closing:
             self.closing = True
             self.close_code = code
             self.queue.put_nowait(None)
+            if code == CLOSE_TOO_SLOW and self.sending is not None:
+                # It waits for a reader who stopped: give up on it and on the rest, and close
+                # now (server/protocols.py writes the close behind what the socket holds).
+                self.sending.cancel()
 
     async def write_loop(self) -> None:
         with contextlib.suppress(Exception):
-            while True:
-                text = await self.queue.get()
-                if text is None:
+            while (text := await self.queue.get()) is not None:
+                self.sending = asyncio.ensure_future(self.ws.send_text(text))
+                await asyncio.wait([self.sending])
+                if self.sending.cancelled():
                     break
-                await self.ws.send_text(text)
+                self.sending.result()  # a failed write ends the loop
             await self.ws.close(self.close_code)
 
 
@@ -80,14 +96,51 @@ def error_message(exc: SessionError, ref: Any = None) -> str:
     return dumps(message)
 
 
+class Counts:
+    """How many of something each key has now (this process): connections per address,
+    spectators per table."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def take(self, key: str, most: int) -> bool:
+        """One more for ``key``, unless it has ``most`` already (0: no limit)."""
+        n = self.counts.get(key, 0)
+        if 0 < most <= n:
+            return False
+        self.counts[key] = n + 1
+        return True
+
+    def give_back(self, key: str) -> None:
+        n = self.counts.pop(key, 1) - 1
+        if n > 0:
+            self.counts[key] = n
+
+
 async def table_socket(ws: WebSocket) -> None:
-    hub: Hub = ws.app.state.hub
     config: ServerConfig = ws.app.state.config
+    addresses: Counts = ws.app.state.sockets
+    address = ws.client.host if ws.client else "?"
+    if not addresses.take(address, config.max_connections):
+        await ws.accept()
+        most = config.max_connections
+        refusal = SessionError("too_many_connections", "too many connections", most=most)
+        await _refuse(ws, refusal, CLOSE_TOO_MANY)
+        return
+    try:
+        await _serve(ws, config)
+    finally:
+        addresses.give_back(address)
+
+
+async def _serve(ws: WebSocket, config: ServerConfig) -> None:
+    hub: Hub = ws.app.state.hub
     await ws.accept()
     code = normalize_code(ws.path_params.get("code", ""))
     table = hub.get(code) if code else None
     if code is None or table is None:
-        await _refuse(ws, SessionError("not_found", "there is no such table"), CLOSE_NOT_FOUND)
+        gone = hub.missing(code) if code else SessionError("not_found", "there is no such table")
+        await _refuse(ws, gone, CLOSE_CLOSED if gone.code == "closed" else CLOSE_NOT_FOUND)
         return
     try:
         who = await asyncio.wait_for(_hello(ws, hub, code), config.hello_timeout)
@@ -100,6 +153,25 @@ async def table_socket(ws: WebSocket) -> None:
         return
     except WebSocketDisconnect:
         return
+    spectators: Counts = ws.app.state.spectators
+    if who.seat is None and not spectators.take(code, config.max_spectators):
+        most = config.max_spectators
+        refusal = SessionError(
+            "table_full_of_spectators", "this table has enough spectators", most=most
+        )
+        await _refuse(ws, refusal, CLOSE_TOO_MANY)
+        return
+    try:
+        await _attached(ws, config, hub, code, who)
+    finally:
+        if who.seat is None:
+            spectators.give_back(code)
+
+
+async def _attached(
+    ws: WebSocket, config: ServerConfig, hub: Hub, code: str, who: Identity
+) -> None:
+    metrics: Metrics = ws.app.state.metrics
     conn = Connection(ws, config.queue_limit)
     # Again: the table may have been unloaded while we waited for hello.
     if not hub.attach(code, who, conn):
@@ -107,15 +179,18 @@ async def table_socket(ws: WebSocket) -> None:
         return
     writer = asyncio.create_task(conn.write_loop())
     limiter = RateLimiter(config.ws_rate, config.ws_burst, hub.now())
+    metrics.connected(who.seat, +1)
     try:
         while not conn.closing:
             message = await ws.receive()
+            arrived = time.perf_counter()
             if message["type"] == "websocket.disconnect" or conn.closing:
                 break  # closing: e.g. its seat was given up, so it may not act for it
             if not limiter.allow(hub.now()):
                 if limiter.refused > config.max_refused:
                     conn.close(CLOSE_POLICY)
                     break
+                metrics.refused("rate_limited")
                 conn.send(
                     error_message(SessionError("rate_limited", "too many messages; slow down"))
                 )
@@ -128,11 +203,15 @@ async def table_socket(ws: WebSocket) -> None:
                 cmd = parse_message(frame)
                 ref = cmd.id
                 hub.handle(code, who, cmd, conn)
+                if cmd.type == "act":
+                    metrics.move_seconds.observe(time.perf_counter() - arrived)
             except SessionError as exc:
+                metrics.refused(exc.code)
                 conn.send(error_message(exc, ref if ref is not None else message_id(frame)))
     except WebSocketDisconnect:
         pass
     finally:
+        metrics.connected(who.seat, -1)
         hub.detach(code, who, conn)
         conn.close(conn.close_code)
         with contextlib.suppress(Exception):
@@ -163,6 +242,8 @@ async def _hello(ws: WebSocket, hub: Hub, code: str) -> Identity:
 
 
 async def _refuse(ws: WebSocket, exc: SessionError, close: int) -> None:
+    metrics: Metrics = ws.app.state.metrics
+    metrics.refused(exc.code)
     with contextlib.suppress(Exception):
         await ws.send_text(error_message(exc))
         await ws.close(close)

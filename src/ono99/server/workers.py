@@ -18,18 +18,26 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
 from types import FrameType
 
+from prometheus_client import multiprocess
+
 from .config import ServerConfig
+from .logs import configure
+from .metrics import MULTIPROCESS
 from .runner import address, bind, serve_on
+
+log = logging.getLogger("ono99.server")
 
 
 class WorkerFailed(Exception):
@@ -39,11 +47,14 @@ class WorkerFailed(Exception):
 class Child:
     """One server process on the shared socket, and whether it has said it is ready."""
 
-    def __init__(self, config: ServerConfig, sock: socket.socket) -> None:
+    def __init__(
+        self, config: ServerConfig, sock: socket.socket, env: dict[str, str] | None = None
+    ) -> None:
         fd = sock.fileno()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ono99.server.workers", str(fd)],
             pass_fds=(fd,),
+            env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -80,8 +91,13 @@ def serve_workers(
 ) -> None:
     """Serve on ``workers`` processes until SIGINT or SIGTERM. ``on_ready`` gets the one
     address once every child listens. Raises ``WorkerFailed`` if a child dies starting."""
+    configure(config.log_format)
     sock = bind(host, port)
     stop = threading.Event()
+    # Metrics: each child writes its values in this folder, and a scrape of any child adds
+    # them all up (server/metrics.py); a dead child's gauges are dropped, its counts kept.
+    shared = tempfile.TemporaryDirectory(prefix="ono99-metrics-") if config.metrics else None
+    env = {**os.environ, MULTIPROCESS: shared.name} if shared is not None else None
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
@@ -89,7 +105,7 @@ def serve_workers(
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     children: list[Child] = []
     try:
-        children = [Child(config, sock) for _ in range(workers)]
+        children = [Child(config, sock, env) for _ in range(workers)]
         while not all(c.ready.is_set() for c in children):
             dead = next((c for c in children if not c.alive), None)
             if dead is not None:
@@ -102,18 +118,21 @@ def serve_workers(
         while not stop.wait(0.2):
             for i, child in enumerate(children):
                 if not child.alive and time.monotonic() - child.started > restart_after:
-                    print(
-                        f"server process {child.proc.pid} exited ({child.proc.returncode}); "
-                        "starting another",
-                        file=sys.stderr,
-                        flush=True,
+                    log.warning(
+                        "server process %d exited (%d); starting another",
+                        child.proc.pid,
+                        child.proc.returncode,
                     )
-                    children[i] = Child(config, sock)
+                    if shared is not None:
+                        multiprocess.mark_process_dead(child.proc.pid, shared.name)
+                    children[i] = Child(config, sock, env)
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
         _stop_all(children, grace)
         sock.close()
+        if shared is not None:
+            shared.cleanup()
 
 
 def _stop_all(children: list[Child], grace: float) -> None:
@@ -141,7 +160,7 @@ def _orphaned() -> None:
 
 def main() -> None:
     fd, options = int(sys.argv[1]), json.loads(sys.stdin.readline())
-    options["turn_limits"] = tuple(options["turn_limits"])
+    options = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
     sock = socket.socket(fileno=fd)
     threading.Thread(target=_orphaned, daemon=True).start()
     serve_on(ServerConfig(**options), sock, on_ready=lambda url: print("ready", flush=True))

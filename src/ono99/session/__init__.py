@@ -37,6 +37,7 @@ from .table import (
     Settings,
     Step,
     Table,
+    TableClosed,
     TableCreated,
 )
 
@@ -64,6 +65,7 @@ __all__ = [
     "Settings",
     "Step",
     "Table",
+    "TableClosed",
     "TableConfig",
     "TableCreated",
     "encode_event",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import EDITIONS, OPTIONS, Rules, RulesError, defaults, make_rules
+from .confusables import skeleton
 from .errors import SessionError
 
 HUMAN, BOT = "human", "bot"
@@ -75,14 +76,17 @@ def check_name(value: Any) -> str:
 def same_name(a: str, b: str) -> bool:
     """Whether two names would read as one at the table: case, spacing and the way accents
     were typed aside ("Ana", " ana ", "ANA" are one name; "Chloé" with a composed or a
-    combining é too)."""
+    combining é too), and letters that look alike ("Chlоé" with a Cyrillic о, full-width
+    "Ｌｅｏ" and "Leo"). An accent is a letter's own: "Léo" and "Leo" are two names."""
     return _name_key(a) == _name_key(b)
 
 
 def _name_key(name: str) -> str:
-    # Unicode's caseless match (§3.13): fold the case of the composed form, then compose again.
-    folded = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
-    return unicodedata.normalize("NFC", folded)
+    # Compatibility forms are one name (NFKC: full-width "Ｌｅｏ" is "Leo"), then the skeleton
+    # of UTS #39 (a Cyrillic о reads as a Latin o, a capital I as an l), case folded, and the
+    # skeleton again (a folded capital may have one of its own).
+    plain = unicodedata.normalize("NFKC", " ".join(name.split()))
+    return skeleton(unicodedata.normalize("NFKC", skeleton(plain).casefold()))
 
 
 def check_turn_seconds(value: Any, limits: tuple[float, float]) -> float:
@@ -129,6 +133,34 @@ def parse_table_request(
         if key not in ("rules", "seats", "name", "turn_seconds", "hints"):
             raise SessionError("bad_request", f"unknown field {key!r}", field=str(key)[:40])
     seats = _seats(data.get("seats"), bots)
+    rules, turn, hints = _rules_timer_hints(data, seats, turn_limits)
+    name = None
+    if any(s.kind == HUMAN for s in seats):
+        name = check_name(data.get("name"))
+    elif data.get("name") is not None:
+        check_name(data.get("name"))
+    return TableConfig(rules, seats, turn, hints), name
+
+
+def parse_rules_change(
+    data: Any, config: TableConfig, *, turn_limits: tuple[float, float] = (5, 600)
+) -> TableConfig:
+    """A host's new rules for the next game (the ``configure`` message's ``config``):
+    ``{"rules": {...}, "turn_seconds": 30, "hints": true}``, checked as a create request's
+    (the seats stay: the host changes those one by one). Whatever is left out takes its
+    default, as at creation."""
+    if not isinstance(data, dict):
+        raise SessionError("bad_request", "config must be a JSON object", field="config")
+    for key in data:
+        if key not in ("rules", "turn_seconds", "hints"):
+            raise SessionError("bad_request", f"unknown field {key!r}", field=str(key)[:40])
+    rules, turn, hints = _rules_timer_hints(data, config.seats, turn_limits)
+    return TableConfig(rules, config.seats, turn, hints)
+
+
+def _rules_timer_hints(
+    data: dict[str, Any], seats: tuple[SeatSetup, ...], turn_limits: tuple[float, float]
+) -> tuple[Rules, float, bool]:
     rules_in = data.get("rules", {})
     if not isinstance(rules_in, dict) or len(rules_in) > 20:
         raise SessionError("bad_request", "rules must be an object of options", field="rules")
@@ -151,12 +183,7 @@ def parse_table_request(
     hints = data.get("hints", True)
     if not isinstance(hints, bool):
         raise SessionError("bad_request", "hints must be true or false", field="hints")
-    name = None
-    if any(s.kind == HUMAN for s in seats):
-        name = check_name(data.get("name"))
-    elif data.get("name") is not None:
-        check_name(data.get("name"))
-    return TableConfig(rules, seats, turn, hints), name
+    return rules, turn, hints
 
 
 def _seats(value: Any, bots: Sequence[str]) -> tuple[SeatSetup, ...]:

@@ -7,6 +7,7 @@ the seed. Finished games may be shown whole (``replay_steps``), hands and all.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..engine import (
@@ -22,6 +23,11 @@ from ..engine import (
 )
 from ..engine.state import State
 from .errors import SessionError
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message as the text a connection receives: compact JSON, UTF-8 as it is."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 def cards(ids: tuple[int, ...] | list[int]) -> list[str]:

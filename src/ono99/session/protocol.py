@@ -24,12 +24,21 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "again": {},
     "seat": {"seat": (int,), "kind": (str,), "bot": (str,)},
     "leave": {},
+    "relink": {"seat": (int,)},
     "hint": {},
     "react": {"reaction": (str,)},
     "ready": {},
+    "continue": {},
+    "configure": {"config": (dict,)},
     "ping": {},
 }
-_REQUIRED = {"act": ("action",), "seat": ("seat", "kind"), "react": ("reaction",)}
+_REQUIRED = {
+    "act": ("action",),
+    "seat": ("seat", "kind"),
+    "react": ("reaction",),
+    "relink": ("seat",),
+    "configure": ("config",),
+}
 _MAX_TEXT = {"token": MAX_TOKEN_LENGTH, "action": 40, "kind": 10, "bot": 40, "reaction": 8}
 
 
@@ -43,6 +52,7 @@ class Command(NamedTuple):
     kind: str | None = None
     bot: str | None = None
     reaction: str | None = None
+    config: dict[str, Any] | None = None  # configure: the new rules, timer and hints
 
 
 def parse_message(frame: str | bytes) -> Command:

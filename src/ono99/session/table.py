@@ -4,7 +4,8 @@ The core of the multiplayer server, with no I/O: each command takes the time ``n
 monotonic clock, in seconds) and returns an ``Effects`` — the changes the caller must store
 *before* it announces anything, and what to announce. Bots do not move by themselves: the
 table says when a move is due (``next_deadline``, ``pending_move``), the caller asks the bot
-(perhaps on another thread) and hands the choice back (``complete``).
+(perhaps on another thread) and hands the choice back (``complete``). What the table sends
+to each audience is built by ``session/wire.py``; the pause between rounds is ``pause.py``.
 
 Seats and timing:
 - A bot seat moves ``bot_delay`` seconds after it may; under the draw penalty it takes the
@@ -30,6 +31,7 @@ from ..engine import (
     Action,
     IllegalActionError,
     NotationError,
+    Rules,
     State,
     View,
     apply,
@@ -39,10 +41,19 @@ from ..engine import (
     record_of,
     view,
 )
-from .config import BOT, HUMAN, TableConfig, check_name, check_seat, same_name
+from .clock import Clock
+from .config import (
+    BOT,
+    HUMAN,
+    TableConfig,
+    check_name,
+    check_seat,
+    parse_rules_change,
+    same_name,
+)
 from .credentials import new_seed, new_token, same_hash, token_hash
-from .encode import encode_events, encode_view
 from .errors import SessionError
+from .pause import RoundPause
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 OPEN = "open"  # the seat command's word for a seat opened for a person
@@ -61,6 +72,10 @@ class Settings:
     # Seconds the host's "next game" counts down when not everyone has said they are ready.
     countdown: float = 10.0
     stand_in: str = "greedy"
+    # Seconds the next round's first turn waits, in a tokens or points match, for the people
+    # there to read the round's summary (less when they all say "continue"); 0: no pause.
+    round_pause: float = 0.0
+    turn_limits: tuple[float, float] = (5.0, 600.0)  # the turn timers a table may have
     # The bots a table may seat: the registry's opponents that this install can build.
     bots: tuple[str, ...] = field(default_factory=offered_bots)
 
@@ -147,7 +162,25 @@ class GameFinished(NamedTuple):
     record: str  # the N3 record, JSON
 
 
-Change = TableCreated | SeatChanged | GameStarted | ActionTaken | GameFinished
+class TableClosed(NamedTuple):
+    """Idle too long (the server's choice, docs/deploy.md): nobody plays or joins it again."""
+
+    code: str
+
+
+class ConfigChanged(NamedTuple):
+    config: str  # TableConfig as JSON: the host's rules for the games to come
+
+
+Change = (
+    TableCreated
+    | SeatChanged
+    | GameStarted
+    | ActionTaken
+    | GameFinished
+    | ConfigChanged
+    | TableClosed
+)
 
 
 class Step(NamedTuple):
@@ -244,10 +277,7 @@ class Table:
         self.game = 0  # games started so far; the current one is numbered this
         self.state: State | None = None
         self.by: list[str] = []  # who made each action of the current game
-        self.turn_deadline: float | None = None
-        self._turn_key: tuple[int, int, int | None] | None = None
-        self._due: dict[int, float] = {}  # auto seats: when they move
-        self._thinking: set[int] = set()  # seats whose bot is choosing now
+        self.clock = Clock(settings.bot_delay)  # when bots move and turn timers run out
         self._bots: dict[int, Bot] = {}
         self._stand_ins: dict[int, Bot] = {}
         self._reacted: dict[int, float] = {}  # seat: when it last reacted (not stored)
@@ -255,6 +285,10 @@ class Table:
         # the next one, and when the host's countdown to it ends.
         self.ready: set[int] = set()
         self.countdown: float | None = None
+        # The running tally: games won by each seat at this table (stored in each finished
+        # game's record, meta.winners; a restart counts them again).
+        self.wins = [0] * len(seats)
+        self.pause = RoundPause()  # between rounds (not stored)
 
     # ---------------------------------------------------------------- making one
 
@@ -297,18 +331,28 @@ class Table:
         dealer: int | None = None,
         actions: Sequence[tuple[int, str, str]] = (),
         finished: bool = False,
+        wins: dict[int, int] | None = None,
+        record: str | None = None,
     ) -> Table:
-        """A table rebuilt from storage: its latest game is replayed action by action."""
+        """A table rebuilt from storage: its latest game is replayed action by action, under
+        the rules it was played with (``record``, when it is finished: the host may have
+        changed the table's since)."""
         table = cls(code, config, host_hash, seats, settings)
         table.game = game
+        for seat, count in (wins or {}).items():
+            if 0 <= seat < len(seats):
+                table.wins[seat] = count
         if game:
             assert seed is not None
-            state = new_game(config.rules, seed, dealer=dealer)
+            rules = config.rules if record is None else Rules.from_dict(json.loads(record)["rules"])
+            state = new_game(rules, seed, dealer=dealer)
             for seat, action, by in actions:
                 state = apply(state, seat, action)
                 table.by.append(by)
             table.state = state
             table.phase = OVER if finished or state.over else PLAYING
+            if state.over:
+                table._count_win()
             table._make_bots()
         table._schedule(now)
         return table
@@ -442,6 +486,22 @@ class Table:
         self._schedule(now)
         return Effects([self._seat_change(seat)], table=True)
 
+    def relink(self, who: Identity, index: int) -> tuple[str, Effects]:
+        """The host gives a person's seat a new personal link (the old one leaked, say): the
+        old link holds no seat from now on, and its connections close. Returns the new
+        token, for the host to pass on."""
+        self._host_only(who)
+        if not 0 <= index < len(self.seats):
+            raise SessionError("bad_seat", f"there is no seat {index}", seat=index)
+        seat = self.seats[index]
+        if seat.kind != HUMAN or seat.name is None:
+            raise SessionError("bad_seat", f"nobody sits at seat {index}", seat=index)
+        if index == who.seat:
+            raise SessionError("bad_seat", "your own link also hosts the table", seat=index)
+        token = new_token()
+        seat.token_hash = token_hash(token)
+        return token, Effects([self._seat_change(seat)], table=True)
+
     def set_seat(
         self, who: Identity, index: int, kind: str, bot: str | None, now: float
     ) -> Effects:
@@ -469,6 +529,16 @@ class Table:
             seat.token_hash = None
         self._schedule(now)
         return Effects([self._seat_change(seat)], table=True)
+
+    def configure(self, who: Identity, data: Any, now: float) -> Effects:
+        """The host changes the rules (edition, options), the turn timer or hints for the
+        games to come: in the lobby or between games, never during one."""
+        self._host_only(who)
+        if self.phase == PLAYING:
+            raise SessionError("started", "the rules can change only between games")
+        config = parse_rules_change(data, self.config, turn_limits=self.settings.turn_limits)
+        self.config, self.rules = config, config.rules
+        return Effects([ConfigChanged(json.dumps(config.to_json()))], table=True)
 
     def start(self, who: Identity, now: float) -> Effects:
         self._host_only(who)
@@ -528,6 +598,30 @@ class Table:
             if s.kind == HUMAN and not s.open and s.connections > 0 and s.index not in self.ready
         ]
 
+    def carry_on(self, who: Identity, now: float) -> Effects:
+        """A person has read the round's summary; the last one to do so ends the pause. Sent
+        when there is no pause (it ran out meanwhile), it does nothing."""
+        if who.seat is None:
+            raise SessionError("not_seated", "spectators do not hold up the next round")
+        return self.merge_continued([who.seat], now)
+
+    def merge_continued(self, seats: Sequence[int], now: float) -> Effects:
+        """Seats that said "continue" (here, or on another server process)."""
+        if not self.pause.active(now):
+            return Effects()
+        self.pause.continued |= {s for s in seats if 0 <= s < len(self.seats)}
+        if not self.pause.waiting(self._people()):
+            self._end_pause(now)
+        return Effects(table=True)
+
+    def _people(self) -> list[int]:
+        return [s.index for s in self.seats if s.kind == HUMAN and not s.open and s.connections]
+
+    def _end_pause(self, now: float) -> None:
+        self.pause.end()
+        self.clock.restart()
+        self._schedule(now)
+
     # ---------------------------------------------------------------- playing
 
     def act(self, who: Identity, text: str, moves: int | None, now: float) -> Effects:
@@ -540,6 +634,8 @@ class Table:
         if self.phase == OVER:
             raise SessionError("over", "the game is over")
         state = self.state
+        if self.pause.active(now):
+            raise SessionError("paused", "the next round starts when everyone has read the last")
         if moves is not None and moves != state.moves:
             raise SessionError("stale", "the game moved on before this arrived", moves=state.moves)
         try:
@@ -590,31 +686,18 @@ class Table:
         ``complete`` or ``abandon``."""
         if self.phase != PLAYING or self.state is None:
             return None
-        best: tuple[float, int, str] | None = None
-        for seat, due in self._due.items():
-            if due <= now and seat not in self._thinking and (best is None or due < best[0]):
-                best = (due, seat, "bot" if self.seats[seat].kind == BOT else "away")
-        to_play = self.state.to_play
-        deadline = self.turn_deadline
-        if (
-            deadline is not None
-            and deadline <= now
-            and to_play is not None
-            and to_play not in self._thinking
-            and (best is None or deadline < best[0])
-        ):
-            best = (deadline, to_play, "timer")
-        if best is None:
+        due = self.clock.due(self.state.to_play, now)
+        if due is None:
             return None
-        _, seat, by = best
-        self._thinking.add(seat)
+        seat, timer = due
+        by = "timer" if timer else "bot" if self.seats[seat].kind == BOT else "away"
         bot = self._bots[seat] if by == "bot" else self._stand_in(seat)
         return Move(seat, by, bot, view(self.state, seat), self.game, self.state.moves)
 
     def complete(self, move: Move, action: Action, now: float) -> Effects:
         """Play the action a bot chose for ``move``; nothing happens when the game moved
         on meanwhile (the move is asked again if still due)."""
-        self._thinking.discard(move.seat)
+        self.clock.done(move.seat)
         state = self.state
         if (
             self.phase != PLAYING
@@ -639,14 +722,18 @@ class Table:
             effects.merge(self._apply(move.seat, DRAW, move.by, now))
             after = self.state
             assert after is not None
-        if move.by == "timer" and self.phase == PLAYING and after.to_play == move.seat:
-            self.turn_deadline = now + self.settings.bot_delay  # it finishes the turn
+        if (
+            move.by == "timer"
+            and self.phase == PLAYING
+            and after.to_play == move.seat
+            and after.round == state.round  # a new round is a new turn (held by a pause)
+        ):
+            self.clock.finish_turn(now)
         return effects
 
     def abandon(self, move: Move, now: float) -> None:
         """The bot could not choose (it raised): ask again later."""
-        self._thinking.discard(move.seat)
-        self._due[move.seat] = now + max(self.settings.bot_delay, 0.1)
+        self.clock.again_later(move.seat, now)
 
     def expire(self, now: float) -> Effects:
         """Grace periods that ran out: the stand-in takes over those seats; a countdown to
@@ -654,6 +741,9 @@ class Table:
         if self.phase == OVER and self.countdown is not None and self.countdown <= now:
             return self._new_game(now)
         effects = Effects()
+        if self.pause.until is not None and self.pause.until <= now:
+            self.pause.end()
+            effects.table = True
         for seat in self.seats:
             if seat.grace_deadline is not None and seat.grace_deadline <= now:
                 seat.grace_deadline = None
@@ -665,89 +755,18 @@ class Table:
 
     def next_deadline(self) -> float | None:
         """When something will next be due: a bot's move, a turn timer, a grace period."""
-        times = [t for s, t in self._due.items() if s not in self._thinking]
         state = self.state
-        if (
-            self.turn_deadline is not None
-            and state is not None
-            and state.to_play not in self._thinking
-        ):
-            times.append(self.turn_deadline)
+        times = []
+        if (clock := self.clock.next_deadline(state.to_play if state else None)) is not None:
+            times.append(clock)
         times += [s.grace_deadline for s in self.seats if s.grace_deadline is not None]
         if self.phase == OVER and self.countdown is not None:
             times.append(self.countdown)
+        if self.pause.until is not None:
+            times.append(self.pause.until)
         return min(times, default=None)
 
-    # ---------------------------------------------------------------- what to send
-
-    def table_message(self, now: float) -> dict[str, Any]:
-        host_seat = next(
-            (s.index for s in self.seats if same_hash(s.token_hash, self.host_hash)), None
-        )
-        return {
-            "type": "table",
-            "code": self.code,
-            "phase": self.phase,
-            "game": self.game,
-            "host_seat": host_seat,
-            "rules": self.rules.to_dict(minimal=False),
-            "turn_seconds": self.config.turn_seconds,
-            "hints": self.config.hints,
-            "seats": [s.to_json() for s in self.seats],
-            "turn": self.turn_info(now),
-            "next": self.next_info(now),
-        }
-
-    def next_info(self, now: float) -> dict[str, Any] | None:
-        """Between games: who is ready for the next one, and the host's countdown to it."""
-        if self.phase != OVER:
-            return None
-        left = None if self.countdown is None else max(0, round((self.countdown - now) * 1000))
-        return {"ready": sorted(self.ready), "waiting": self.waiting_for(), "ms_left": left}
-
-    def state_message(self, seat: int | None, now: float) -> dict[str, Any]:
-        """Everything ``seat`` (None: a spectator) may know of the current game."""
-        if self.state is None:
-            return {"type": "state", "game": 0, "moves": 0, "view": None, "log": [], "by": []}
-        v = view(self.state, seat)
-        return {
-            "type": "state",
-            "game": self.game,
-            "moves": self.state.moves,
-            "view": encode_view(v),
-            "log": encode_events(v.events),
-            "by": list(self.by),
-            "turn": self.turn_info(now),
-        }
-
-    def update_messages(
-        self, step: Step, audiences: list[int | None], now: float
-    ) -> dict[int | None, dict[str, Any]]:
-        """The message announcing ``step`` to each audience (a seat, or None: spectators)."""
-        state = step.state
-        common = {
-            "type": "update",
-            "game": self.game,
-            "moves": state.moves,
-            "seat": step.seat,
-            "action": step.action,
-            "by": step.by,
-            "events": encode_events(state.events(step.first_event)),
-            "turn": self.turn_info(now),
-        }
-        return {a: {**common, "view": encode_view(view(state, a))} for a in audiences}
-
-    def turn_info(self, now: float) -> dict[str, Any] | None:
-        if self.phase != PLAYING or self.state is None:
-            return None
-        seat = self.state.to_play
-        deadline = self.turn_deadline
-        return {
-            "seat": seat,
-            "seconds": self.config.turn_seconds or None,
-            "ms_left": None if deadline is None else max(0, round((deadline - now) * 1000)),
-            "auto": seat is not None and self.seats[seat].auto,
-        }
+    # ---------------------------------------------------------------- records
 
     def record_json(self) -> str:
         """The N3 record of the current game. It reveals every card: only for a game that
@@ -757,6 +776,7 @@ class Table:
             "names": [s.name for s in self.seats],
             "players": [s.bot if s.kind == BOT else HUMAN for s in self.seats],
             "by": list(self.by),
+            "winners": list(self.state.winners),  # the table's tally is counted from these
         }
         return record_of(self.state, meta).to_json()
 
@@ -800,14 +820,13 @@ class Table:
         self.by = []
         self.phase = PLAYING
         self.ready, self.countdown = set(), None
-        self.turn_deadline = None
-        self._turn_key = None
-        self._due.clear()
-        self._thinking.clear()
+        self.pause.end()
+        self.clock.stop()
         self._make_bots()
         changes: list[Change] = [GameStarted(self.game, seed, self.state.dealer)]
         if self.state.over:  # possible in principle: nobody dealt in can play at all
             self.phase = OVER
+            self._count_win()
             changes.append(GameFinished(self.game, self.record_json()))
         self._schedule(now)
         return Effects(changes, table=True, snapshot=True)
@@ -817,24 +836,34 @@ class Table:
         before = self.state
         self.state = apply(before, seat, action)
         self.by.append(by)
-        self._due.pop(seat, None)  # a bot's next action waits its own delay
+        self.clock.moved(seat)
         changes: list[Change] = [ActionTaken(self.game, before.moves, seat, str(action), by)]
         table = False
         if self.state.over:
             self.phase = OVER
+            self._count_win()
             changes.append(GameFinished(self.game, self.record_json()))
+            table = True
+        elif self.state.round != before.round and self.settings.round_pause > 0 and self._people():
+            # A round ended: hold the next one's first turn while the people read its summary.
+            self.pause.begin(before.round, self.settings.round_pause, now)
+            self.clock.restart()
             table = True
         self._schedule(now)
         step = Step(seat, str(action), by, before.event_count, self.state)
         return Effects(changes, table=table, steps=[step])
 
+    def _count_win(self) -> None:
+        assert self.state is not None
+        for seat in self.state.winners:
+            self.wins[seat] += 1
+
     def _schedule(self, now: float) -> None:
         """Bring the timers in line with the state: who moves when."""
         state = self.state
         if self.phase != PLAYING or state is None:
-            self._due.clear()
-            self.turn_deadline = None
-            self._turn_key = None
+            self.clock.stop()
+            self.pause.end()
             for seat in self.seats:
                 seat.grace_deadline = None
             return
@@ -844,25 +873,8 @@ class Table:
                     seat.grace_deadline = now + self.settings.grace
             else:
                 seat.grace_deadline = None
-        for seat in self.seats:
-            legal = legal_actions(state, seat.index) if seat.auto else []
-            if not legal:
-                self._due.pop(seat.index, None)
-            elif seat.index not in self._due:
-                delay = self.settings.bot_delay
-                self._due[seat.index] = now + (delay / 2 if legal == [DRAW] else delay)
-        key = (self.game, state.round, state.to_play)
-        to_play = state.to_play
-        timed = (
-            to_play is not None and not self.seats[to_play].auto and self.config.turn_seconds > 0
-        )
-        if key != self._turn_key:
-            self._turn_key = key
-            self.turn_deadline = now + self.config.turn_seconds if timed else None
-        elif not timed:
-            self.turn_deadline = None
-        elif self.turn_deadline is None:
-            self.turn_deadline = now + self.config.turn_seconds  # back from away mid-turn
+        start = max(now, self.pause.until or now)  # nothing moves before a pause ends
+        self.clock.schedule(self.game, state, self.seats, self.config.turn_seconds, start, now)
 
 
 class _BotNames:

@@ -7,10 +7,17 @@ is the engine's ``to_act`` unless the caller says otherwise (``actor``); what a 
 state. ``play_game`` is a whole game between bots from a seed.
 
 Everything that runs games steps through here: tournaments and analyses (``play_game``), the
-terminal game (``ono99.cli.play``, between the person's turns) and the Gymnasium environment's
-referee (the opponents, up to the learner's turn). The expert's rollouts
-(``ono99.fast.playout``) are the one declared second loop, for speed: they play on mutable
-lists, never on engine states.
+terminal game (``ono99.cli.play``, between the person's turns), the Gymnasium environment's
+referee (the opponents, up to the learner's turn) and the vector environment's engine backend
+(each bot's ``move``, many games interleaved). Two loops are declared second ones, for speed,
+and held to this one by a contract test each:
+
+- the expert's rollouts (``ono99.fast.playout``), which play on mutable lists, never on engine
+  states (``tests/bots/test_greedy.py``, ``tests/bots/test_network_rollouts.py``);
+- the vector environment's batch backend (``ono99.env.vector``), whose batched opponents
+  (``greedy``, ``random``, ``learned``, policies) play on the batch simulator's arrays; both of
+  its backends must give what games stepped through ``advance`` give
+  (``tests/env/test_env_vector.py``).
 """
 
 from __future__ import annotations
@@ -64,19 +71,34 @@ def advance(
         agent = agents[seat]
         if agent is None:
             break
-        try:
-            action = choose(agent, state, seat)
-        except Exception as exc:
-            raise _failed(agent, seat, state, f"raised {type(exc).__name__}: {exc}") from exc
-        if before is not None:
-            before(state, seat, action)
-        try:
-            state = apply(state, seat, action)
-        except IllegalActionError as exc:
-            raise _failed(agent, seat, state, f"chose an illegal action: {exc}") from exc
+        state = move(state, agent, seat, choose=choose, before=before)
         if on_state is not None:
             on_state(state)
     return state
+
+
+def move(
+    state: State,
+    agent: Agent,
+    seat: int,
+    *,
+    choose: Choose = decide,
+    before: Callable[[State, int, Action], None] | None = None,
+) -> State:
+    """One move of the bot ``agent`` at ``seat``: what ``choose`` says (``decide`` unless the
+    caller says otherwise), applied through the engine; a bot that raises or chooses an
+    illegal action is a ``BotError``. ``advance`` is this in a loop; a caller that interleaves
+    many games (the vector environment's engine backend) calls it one move at a time."""
+    try:
+        action = choose(agent, state, seat)
+    except Exception as exc:
+        raise _failed(agent, seat, state, f"raised {type(exc).__name__}: {exc}") from exc
+    if before is not None:
+        before(state, seat, action)
+    try:
+        return apply(state, seat, action)
+    except IllegalActionError as exc:
+        raise _failed(agent, seat, state, f"chose an illegal action: {exc}") from exc
 
 
 def _failed(agent: Agent, seat: int, state: State, what: str) -> BotError:

@@ -15,6 +15,7 @@ four tables that both backends must keep in step by hand anyway.
 
 from __future__ import annotations
 
+import json
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -41,6 +42,22 @@ class StoredTable:
     finished: bool = False
     actions: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, action, by)
     seq: int = 0  # batches of changes written since the table was created
+    closed: bool = False  # closed (idle): kept for its records, no longer played
+    # Games won per seat in the table's finished games before the latest one (that one's
+    # winners come from replaying it): the running tally. From each record's meta.winners.
+    wins: dict[int, int] = field(default_factory=dict)
+    record: str | None = None  # the latest game's record, when it is finished (its rules)
+
+
+def count_wins(rows: list[tuple[int, str | None]], latest: int) -> dict[int, int]:
+    """The tally from (game, winners as JSON text) rows, leaving out game ``latest``."""
+    wins: dict[int, int] = {}
+    for game, text in rows:
+        if game == latest or not text:
+            continue
+        for seat in json.loads(text):
+            wins[int(seat)] = wins.get(int(seat), 0) + 1
+    return wins
 
 
 class Conflict(Exception):
@@ -80,6 +97,14 @@ class Store(Protocol):
 
     def finish_game(self, code: str, game: int, record: str) -> None: ...
 
+    def close_table(self, code: str) -> None:
+        """Close the table: its games and records stay, nobody plays or joins it again."""
+        ...
+
+    def set_config(self, code: str, config: str) -> None:
+        """The host's new rules for the games to come (TableConfig as JSON)."""
+        ...
+
     def append_action(
         self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
     ) -> None:
@@ -110,3 +135,8 @@ class Store(Protocol):
     def record(self, code: str, game: int) -> str | None: ...
 
     def count_tables(self) -> int: ...
+
+    def idle_codes(self, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` open tables unchanged since ``before`` (``time.time()``), the
+        longest idle first."""
+        ...

@@ -30,7 +30,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 
-from .base import Conflict, StoredSeat, StoredTable
+from .base import Conflict, StoredSeat, StoredTable, count_wins
 
 _V1 = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -72,7 +72,14 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games(code) WHERE finished IS NULL
 """
-MIGRATIONS = ((1, _V1),)
+# 2: when each table last changed, and when it was closed (idle: docs/deploy.md).
+_V2 = """
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS touched DOUBLE PRECISION;
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS closed DOUBLE PRECISION;
+UPDATE tables SET touched = created WHERE touched IS NULL;
+CREATE INDEX IF NOT EXISTS tables_open ON tables(touched) WHERE closed IS NULL
+"""
+MIGRATIONS = ((1, _V1), (2, _V2))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _MIGRATION_LOCK = 0x0_99_99  # the advisory lock key held while migrating
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
@@ -134,14 +141,17 @@ class PostgresStore:
     # ---------------------------------------------------------------- writing
 
     def create_table(self, code: str, config: str, host_hash: str) -> None:
+        now = time.time()
         self._db.execute(
-            "INSERT INTO tables (code, config, host_hash, created) VALUES (%s, %s, %s, %s)",
-            (code, config, host_hash, time.time()),
+            "INSERT INTO tables (code, config, host_hash, created, touched) "
+            "VALUES (%s, %s, %s, %s, %s)",
+            (code, config, host_hash, now, now),
         )
 
     def bump(self, code: str, seq: int) -> None:
         cur = self._db.execute(
-            "UPDATE tables SET seq = seq + 1 WHERE code = %s AND seq = %s", (code, seq)
+            "UPDATE tables SET seq = seq + 1, touched = %s WHERE code = %s AND seq = %s",
+            (time.time(), code, seq),
         )
         if cur.rowcount != 1:
             raise Conflict(code)
@@ -181,15 +191,23 @@ class PostgresStore:
     def append_action(
         self, code: str, seq: int, game: int, position: int, seat: int, action: str, by: str
     ) -> None:
+        now = time.time()
         with self._lock:
             cur = self._db.execute(
-                "WITH cas AS (UPDATE tables SET seq = seq + 1 WHERE code = %s AND seq = %s "
+                "WITH cas AS (UPDATE tables SET seq = seq + 1, touched = %s "
+                "WHERE code = %s AND seq = %s "
                 "RETURNING code) INSERT INTO actions (code, game, position, seat, action, by, at) "
                 "SELECT code, %s, %s, %s, %s, %s, %s FROM cas",
-                (code, seq, game, position, seat, action, by, time.time()),
+                (now, code, seq, game, position, seat, action, by, now),
             )
             if cur.rowcount != 1:
                 raise Conflict(code)
+
+    def close_table(self, code: str) -> None:
+        self._db.execute("UPDATE tables SET closed = %s WHERE code = %s", (time.time(), code))
+
+    def set_config(self, code: str, config: str) -> None:
+        self._db.execute("UPDATE tables SET config = %s WHERE code = %s", (config, code))
 
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(
@@ -210,7 +228,8 @@ class PostgresStore:
     def active_codes(self) -> list[str]:
         """Tables whose latest game is still being played."""
         rows = self._all(
-            "SELECT g.code FROM games g WHERE g.finished IS NULL AND g.game = "
+            "SELECT g.code FROM games g JOIN tables t ON t.code = g.code "
+            "WHERE g.finished IS NULL AND t.closed IS NULL AND g.game = "
             "(SELECT MAX(game) FROM games WHERE code = g.code) ORDER BY g.started"
         )
         return [r[0] for r in rows]
@@ -224,7 +243,7 @@ class PostgresStore:
     def _load(self, code: str) -> StoredTable | None:
         db = self._db
         row = db.execute(
-            "SELECT config, host_hash, seq FROM tables WHERE code = %s", (code,)
+            "SELECT config, host_hash, seq, closed FROM tables WHERE code = %s", (code,)
         ).fetchone()
         if row is None:
             return None
@@ -236,15 +255,17 @@ class PostgresStore:
             )
         ]
         table = StoredTable(code, json.loads(row[0]), row[1], seats, seq=int(row[2]))
+        table.closed = row[3] is not None
         game = db.execute(
-            "SELECT game, seed, dealer, finished FROM games WHERE code = %s "
+            "SELECT game, seed, dealer, finished, record FROM games WHERE code = %s "
             "ORDER BY game DESC LIMIT 1",
             (code,),
         ).fetchone()
         if game is not None:
-            table.game, seed, table.dealer, finished = game
+            table.game, seed, table.dealer, finished, record = game
             table.seed = int(seed)
             table.finished = finished is not None
+            table.record = record if table.finished else None
             table.actions = [
                 (r[0], r[1], r[2])
                 for r in db.execute(
@@ -253,6 +274,12 @@ class PostgresStore:
                     (code, table.game),
                 )
             ]
+        rows = db.execute(
+            "SELECT game, record::json -> 'meta' ->> 'winners' FROM games "
+            "WHERE code = %s AND finished IS NOT NULL",
+            (code,),
+        ).fetchall()
+        table.wins = count_wins(rows, table.game)
         return table
 
     def seq(self, code: str) -> int | None:
@@ -289,3 +316,11 @@ class PostgresStore:
     def count_tables(self) -> int:
         row = self._one("SELECT COUNT(*) FROM tables")
         return 0 if row is None else int(row[0])
+
+    def idle_codes(self, before: float, limit: int) -> list[str]:
+        rows = self._all(
+            "SELECT code FROM tables WHERE closed IS NULL AND touched < %s ORDER BY touched "
+            "LIMIT %s",
+            (before, limit),
+        )
+        return [r[0] for r in rows]

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .base import Conflict, StoredSeat, StoredTable
+from .base import Conflict, StoredSeat, StoredTable, count_wins
 
 # The versioned migrations: the file's ``user_version`` is the last one applied.
 _V1 = """
@@ -65,7 +65,14 @@ CREATE INDEX IF NOT EXISTS games_unfinished ON games(finished) WHERE finished IS
 """
 # 2: the per-table sequence number that every batch of changes checks and bumps.
 _V2 = "ALTER TABLE tables ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;"
-MIGRATIONS = ((1, _V1), (2, _V2))
+# 3: when each table last changed, and when it was closed (idle: docs/deploy.md).
+_V3 = """
+ALTER TABLE tables ADD COLUMN touched REAL;
+ALTER TABLE tables ADD COLUMN closed REAL;
+UPDATE tables SET touched = created;
+CREATE INDEX IF NOT EXISTS tables_open ON tables(touched) WHERE closed IS NULL
+"""
+MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -108,14 +115,16 @@ class SqliteStore:
     # ---------------------------------------------------------------- writing
 
     def create_table(self, code: str, config: str, host_hash: str) -> None:
+        now = time.time()
         self._db.execute(
-            "INSERT INTO tables (code, config, host_hash, created) VALUES (?, ?, ?, ?)",
-            (code, config, host_hash, time.time()),
+            "INSERT INTO tables (code, config, host_hash, created, touched) VALUES (?, ?, ?, ?, ?)",
+            (code, config, host_hash, now, now),
         )
 
     def bump(self, code: str, seq: int) -> None:
         cur = self._db.execute(
-            "UPDATE tables SET seq = seq + 1 WHERE code = ? AND seq = ?", (code, seq)
+            "UPDATE tables SET seq = seq + 1, touched = ? WHERE code = ? AND seq = ?",
+            (time.time(), code, seq),
         )
         if cur.rowcount != 1:
             raise Conflict(code)
@@ -157,6 +166,12 @@ class SqliteStore:
             self.bump(code, seq)
             self.add_action(code, game, position, seat, action, by)
 
+    def close_table(self, code: str) -> None:
+        self._db.execute("UPDATE tables SET closed = ? WHERE code = ?", (time.time(), code))
+
+    def set_config(self, code: str, config: str) -> None:
+        self._db.execute("UPDATE tables SET config = ? WHERE code = ?", (config, code))
+
     def finish_game(self, code: str, game: int, record: str) -> None:
         self._db.execute(
             "UPDATE games SET finished = ?, record = ? WHERE code = ? AND game = ?",
@@ -168,7 +183,8 @@ class SqliteStore:
     def active_codes(self) -> list[str]:
         """Tables whose latest game is still being played."""
         rows = self._db.execute(
-            "SELECT g.code FROM games g WHERE g.finished IS NULL AND g.game = "
+            "SELECT g.code FROM games g JOIN tables t ON t.code = g.code "
+            "WHERE g.finished IS NULL AND t.closed IS NULL AND g.game = "
             "(SELECT MAX(game) FROM games WHERE code = g.code) ORDER BY g.started"
         ).fetchall()
         return [r[0] for r in rows]
@@ -176,7 +192,7 @@ class SqliteStore:
     def load_table(self, code: str) -> StoredTable | None:
         db = self._db
         row = db.execute(
-            "SELECT config, host_hash, seq FROM tables WHERE code = ?", (code,)
+            "SELECT config, host_hash, seq, closed FROM tables WHERE code = ?", (code,)
         ).fetchone()
         if row is None:
             return None
@@ -188,15 +204,17 @@ class SqliteStore:
             )
         ]
         table = StoredTable(code, json.loads(row[0]), row[1], seats, seq=row[2])
+        table.closed = row[3] is not None
         game = db.execute(
-            "SELECT game, seed, dealer, finished FROM games WHERE code = ? "
+            "SELECT game, seed, dealer, finished, record FROM games WHERE code = ? "
             "ORDER BY game DESC LIMIT 1",
             (code,),
         ).fetchone()
         if game is not None:
-            table.game, seed, table.dealer, finished = game
+            table.game, seed, table.dealer, finished, record = game
             table.seed = int(seed)
             table.finished = finished is not None
+            table.record = record if table.finished else None
             table.actions = [
                 (r[0], r[1], r[2])
                 for r in db.execute(
@@ -205,6 +223,12 @@ class SqliteStore:
                     (code, table.game),
                 )
             ]
+        rows = db.execute(
+            "SELECT game, json_extract(record, '$.meta.winners') FROM games "
+            "WHERE code = ? AND finished IS NOT NULL",
+            (code,),
+        ).fetchall()
+        table.wins = count_wins(rows, table.game)
         return table
 
     def seq(self, code: str) -> int | None:
@@ -247,3 +271,10 @@ class SqliteStore:
 
     def count_tables(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
+
+    def idle_codes(self, before: float, limit: int) -> list[str]:
+        rows = self._db.execute(
+            "SELECT code FROM tables WHERE closed IS NULL AND touched < ? ORDER BY touched LIMIT ?",
+            (before, limit),
+        ).fetchall()
+        return [r[0] for r in rows]

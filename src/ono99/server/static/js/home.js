@@ -33,7 +33,7 @@ function field(id, label, control, hint) {
 }
 
 function createForm(opts) {
-  const state = { edition: "2022", players: opts.players.default };
+  const state = { players: opts.players.default };
   const name = h("input", {
     id: "create-name",
     name: "name",
@@ -41,29 +41,6 @@ function createForm(opts) {
     maxlength: opts.limits.name,
     required: true,
   });
-  const edition = h(
-    "fieldset",
-    { class: "field choices" },
-    h("legend", {}, t("create.edition")),
-    ...["2022", "1980"].map((e) =>
-      h(
-        "label",
-        { class: "choice" },
-        h("input", {
-          type: "radio",
-          name: "edition",
-          value: e,
-          checked: e === state.edition,
-          onchange: () => {
-            state.edition = e;
-            fillOptions();
-          },
-        }),
-        " ",
-        t(`edition.${e}`),
-      ),
-    ),
-  );
   const players = h(
     "select",
     { id: "create-players", onchange: () => { state.players = Number(players.value); drawSeats(); } },
@@ -92,15 +69,94 @@ function createForm(opts) {
     seatsBox.replaceChildren(...rows);
   }
   drawSeats();
+  const fields = ruleFields(opts);
+  const status = h("p", { class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "primary" }, t("create.submit"));
+  const form = h(
+    "form",
+    {
+      class: "panel",
+      "aria-labelledby": "create-title",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        status.textContent = "";
+        const config = fields.read(status);
+        if (!config) return;
+        const seats = seatChoices.slice(0, state.players).map((s) =>
+          s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value.slice(4) },
+        );
+        const body = { ...config, seats };
+        if (name.value.trim()) body.name = name.value;
+        submit.disabled = true;
+        try {
+          const made = await api.create(body);
+          saveToken(made.code, made.token);
+          location.assign(`/t/${made.code}`);
+        } catch (err) {
+          status.textContent = errorText(err);
+          submit.disabled = false;
+          if (err.params?.field === "name") name.focus();
+        }
+      },
+    },
+    h("h2", { id: "create-title" }, t("create.title")),
+    // Two columns on a wide screen, so that the Create button shows without scrolling.
+    h("div", { class: "create-grid" },
+      h("div", {},
+        field("create-name", t("create.name"), name, t("create.name.hint")),
+        field("create-players", t("create.players"), players),
+        fields.timerField,
+        fields.hintsField),
+      h("div", {},
+        fields.edition,
+        h("fieldset", { class: "field" }, h("legend", {}, t("create.seats")), h("p", { class: "hint" }, t("create.seats.hint")), seatsBox))),
+    fields.options,
+    status,
+    submit,
+  );
+  return form;
+}
+
+// The rule fields of a table: the edition, every option, the turn timer and hints. The create
+// form holds them, and so does the host's "Change rules" at the table (``current``: the
+// table's, prefilled). ``read(status)`` gives {rules, turn_seconds, hints}, or null after
+// saying in ``status`` what is wrong.
+export function ruleFields(opts, current = null) {
+  const state = { edition: current?.rules?.edition || "2022" };
+  const edition = h(
+    "fieldset",
+    { class: "field choices" },
+    h("legend", {}, t("create.edition")),
+    ...["2022", "1980"].map((e) =>
+      h(
+        "label",
+        { class: "choice" },
+        h("input", {
+          type: "radio",
+          name: "edition",
+          value: e,
+          checked: e === state.edition,
+          onchange: () => {
+            state.edition = e;
+            fillOptions(opts.editions[e]);
+          },
+        }),
+        " ",
+        t(`edition.${e}`),
+      ),
+    ),
+  );
+  const turn = current ? current.turn_seconds : opts.turn.default;
+  const choices = opts.turn.choices.includes(turn) ? opts.turn.choices : [...opts.turn.choices, turn].sort((a, b) => a - b);
   const timer = h(
     "select",
     { id: "create-timer" },
-    ...opts.turn.choices.map((s) =>
-      h("option", { value: s, selected: s === opts.turn.default }, s ? tn("create.timer.seconds", s) : t("create.timer.off")),
+    ...choices.map((s) =>
+      h("option", { value: s, selected: s === turn }, s ? tn("create.timer.seconds", s) : t("create.timer.off")),
     ),
   );
   // The expert's hint (the Hint button at the table): on unless the host switches it off.
-  const hints = h("input", { type: "checkbox", id: "create-hints", checked: true, "aria-describedby": "create-hints-hint" });
+  const hints = h("input", { type: "checkbox", id: "create-hints", checked: current ? current.hints !== false : true, "aria-describedby": "create-hints-hint" });
   const optionControls = {};
   const optionsBox = h("div", { class: "options-grid" });
   for (const spec of opts.options) {
@@ -137,10 +193,9 @@ function createForm(opts) {
     const match = optionControls.match?.control.value;
     for (const { spec, wrapper } of Object.values(optionControls)) wrapper.hidden = !optionApplies(spec.name, match);
   }
-  function fillOptions() {
-    const defaults = opts.editions[state.edition];
+  function fillOptions(values) {
     for (const { spec, control, wrapper } of Object.values(optionControls)) {
-      const value = defaults[spec.name];
+      const value = values[spec.name] ?? opts.editions[state.edition][spec.name];
       if (spec.type === "bool") {
         control.checked = Boolean(value);
         // The edition's own words (its Play 2 card is the Double Play in 1980).
@@ -150,70 +205,37 @@ function createForm(opts) {
     }
     showApplicable();
   }
-  fillOptions();
-  const status = h("p", { class: "form-error", role: "alert" });
-  const submit = h("button", { type: "submit", class: "primary" }, t("create.submit"));
-  const form = h(
-    "form",
-    {
-      class: "panel",
-      "aria-labelledby": "create-title",
-      onsubmit: async (e) => {
-        e.preventDefault();
-        status.textContent = "";
-        const rules = { edition: state.edition };
-        const defaults = opts.editions[state.edition];
-        for (const { spec, control, wrapper } of Object.values(optionControls)) {
-          if (wrapper.hidden) continue; // not for this match format: the default stands
-          let value;
-          if (spec.type === "bool") value = control.checked;
-          else if (spec.type === "int") value = Number(control.value);
-          else value = control.value;
-          if (spec.type === "int" && !Number.isInteger(value)) {
-            status.textContent = t("create.bad_number", { option: t(`option.${spec.name}`) });
-            control.focus();
-            return;
-          }
-          if (value !== defaults[spec.name]) rules[spec.name] = value;
-        }
-        const seats = seatChoices.slice(0, state.players).map((s) =>
-          s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value.slice(4) },
-        );
-        const body = { rules, seats, turn_seconds: Number(timer.value), hints: hints.checked };
-        if (name.value.trim()) body.name = name.value;
-        submit.disabled = true;
-        try {
-          const made = await api.create(body);
-          saveToken(made.code, made.token);
-          location.assign(`/t/${made.code}`);
-        } catch (err) {
-          status.textContent = errorText(err);
-          submit.disabled = false;
-          if (err.params?.field === "name") name.focus();
-        }
-      },
-    },
-    h("h2", { id: "create-title" }, t("create.title")),
-    // Two columns on a wide screen, so that the Create button shows without scrolling.
-    h("div", { class: "create-grid" },
-      h("div", {},
-        field("create-name", t("create.name"), name, t("create.name.hint")),
-        field("create-players", t("create.players"), players),
-        field("create-timer", t("create.timer"), timer, t("create.timer.hint", { bot: botLabel(opts.stand_in) })),
-        h("div", { class: "field field-check" },
-          hints,
-          h("label", { for: "create-hints" }, t("create.hints")),
-          h("p", { class: "hint", id: "create-hints-hint" }, t("create.hints.hint")))),
-      h("div", {},
-        edition,
-        h("fieldset", { class: "field" }, h("legend", {}, t("create.seats")), h("p", { class: "hint" }, t("create.seats.hint")), seatsBox))),
-    h("details", { class: "options" },
+  fillOptions(current?.rules || opts.editions[state.edition]);
+  function read(status) {
+    const rules = { edition: state.edition };
+    const defaults = opts.editions[state.edition];
+    for (const { spec, control, wrapper } of Object.values(optionControls)) {
+      if (wrapper.hidden) continue; // not for this match format: the default stands
+      let value;
+      if (spec.type === "bool") value = control.checked;
+      else if (spec.type === "int") value = Number(control.value);
+      else value = control.value;
+      if (spec.type === "int" && !Number.isInteger(value)) {
+        status.textContent = t("create.bad_number", { option: t(`option.${spec.name}`) });
+        control.focus();
+        return null;
+      }
+      if (value !== defaults[spec.name]) rules[spec.name] = value;
+    }
+    return { rules, turn_seconds: Number(timer.value), hints: hints.checked };
+  }
+  return {
+    edition,
+    timerField: field("create-timer", t("create.timer"), timer, t("create.timer.hint", { bot: botLabel(opts.stand_in) })),
+    hintsField: h("div", { class: "field field-check" },
+      hints,
+      h("label", { for: "create-hints" }, t("create.hints")),
+      h("p", { class: "hint", id: "create-hints-hint" }, t("create.hints.hint"))),
+    options: h("details", { class: "options", open: Boolean(current) },
       h("summary", {}, h("span", {}, t("create.options")), h("span", { class: "hint summary-hint" }, t("create.options.hint"))),
       optionsBox),
-    status,
-    submit,
-  );
-  return form;
+    read,
+  };
 }
 
 function joinForm() {

@@ -47,7 +47,13 @@ export function t(key, params = {}) {
     console.warn(`i18n: no message for ${key}`);
     text = key;
   }
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? paramText(params[name]) : whole));
+}
+
+// A negative whole number with the card's minus sign (U+2212), "total −3", as the terminal's
+// catalog.fill writes every integer; anything else as it is.
+function paramText(value) {
+  return Number.isInteger(value) && value < 0 ? `\u2212${-value}` : String(value);
 }
 
 export function tn(key, count, params = {}) {

@@ -1,5 +1,7 @@
 // The play-by-play log: structured events from the server, worded here in the reader's
-// language, with "You" for the reader's own seat.
+// language, with "You" for the reader's own seat. The terminal's narrator (ono99.cli.render)
+// is its twin: tests/test_narrators.py runs both on the same games, in every language, and
+// wants the same line, tone and catalog keys for every event.
 import { t, tn, listOf } from "./i18n.js";
 import { cardLabel, cardsText } from "./cards.js";
 
@@ -13,6 +15,14 @@ export class Narrator {
     this.rules = rules;
     this.direction = "cw";
     this.scores = new Array(names.length).fill(0);
+    this.gone = new Set(); // out of the game
+    this.resting = new Set(); // out of the current round (points)
+  }
+
+  // Seats still playing this round: with two, a Reverse only passes the turn back.
+  playing() {
+    const n = this.rules.players ?? this.names.length;
+    return n - new Set([...this.gone, ...this.resting]).size;
   }
 
   name(seat) {
@@ -43,6 +53,7 @@ export class Narrator {
     switch (ev.kind) {
       case "deal":
         this.direction = "cw";
+        this.resting.clear();
         return this.say("log.deal", s, { round: ev.round });
       case "play": {
         const card = this.card(ev.card);
@@ -50,7 +61,7 @@ export class Narrator {
         let text = this.say("log.play", s, { card, total: ev.total });
         if (ev.card === "reverse") {
           this.direction = this.direction === "cw" ? "ccw" : "cw";
-          text += t(this.direction === "cw" ? "log.now.cw" : "log.now.ccw");
+          if (this.playing() > 2) text += t(this.direction === "cw" ? "log.now.cw" : "log.now.ccw");
         }
         if (ev.how === "deflect") text += t("log.deflect", { card: this.card("play2") });
         else if (ev.card === "play2") text += t("log.play2", { card: this.card("play2") });
@@ -65,11 +76,13 @@ export class Narrator {
       case "reshuffle":
         return tn("log.reshuffle", ev.cards);
       case "eliminated":
+        this.gone.add(s);
         return this.say("log.eliminated", s, {
           total: ev.total,
           cards: cardsText(ev.hand || [], this.rules.edition),
         });
       case "out_of_round":
+        this.resting.add(s);
         return this.say("log.out_of_round", s);
       case "round_end":
         if (ev.points === null || ev.points === undefined) {
@@ -81,7 +94,7 @@ export class Narrator {
             ev.points
               .map((points, seat) => {
                 this.scores[seat] += points;
-                return points || this.scores[seat]
+                return !this.gone.has(seat) && (points || this.scores[seat])
                   ? t("log.score", { name: this.name(seat), points, score: this.scores[seat] })
                   : null;
               })
@@ -91,6 +104,7 @@ export class Narrator {
       case "lost_token":
         return this.say("log.lost_token", s, { left: ev.tokens_left });
       case "left":
+        this.gone.add(s);
         if (this.rules.match === "points") {
           return this.say("log.left.points", s, { score: this.scores[s], target: this.rules.target });
         }
@@ -111,6 +125,8 @@ export class Narrator {
 function tone(ev) {
   if (["eliminated", "out_of_round", "lost_token", "left", "lost_draw"].includes(ev.kind)) return "bad";
   if (ev.kind === "play" && ev.how === "bust") return "bad";
+  // A tokens round ends at the seat that could not play: bad news, as a bust is.
+  if (ev.kind === "round_end" && (ev.points === null || ev.points === undefined)) return "bad";
   if (ev.kind === "deal" || ev.kind === "round_end") return "round";
   if (ev.kind === "over") return "over";
   if (ev.kind === "draw" || ev.kind === "reshuffle") return "info";

@@ -3,8 +3,10 @@ import { api, savedToken, saveToken } from "./api.js";
 import { botLabel, cardFace, cardLabel, cardsText } from "./cards.js";
 import { copyText, h, say, toast } from "./dom.js";
 import { errorText } from "./errors.js";
+import { ruleFields } from "./home.js";
 import { formatNumber, formatPercent, has, listOf, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
+import { roundSummary } from "./round.js";
 import { optionApplies, optionKey } from "./rules.js";
 import { isMuted, setMuted, sound } from "./sound.js";
 
@@ -63,6 +65,11 @@ function rulesRows(table) {
   rows.push([t("create.timer"), table.turn_seconds ? tn("create.timer.seconds", table.turn_seconds) : t("create.timer.off")]);
   rows.push([t("create.hints"), table.hints === false ? t("no") : t("yes")]);
   return rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]);
+}
+
+// What the host may change between games, as one text to compare two table messages by.
+function rulesOf(table) {
+  return JSON.stringify([table.rules, table.turn_seconds, table.hints]);
 }
 
 // The few facts that decide whether to sit down: edition, match format, timer, hints.
@@ -170,6 +177,7 @@ class TableView {
     this.hurrying = false;
     this.wake = null; // cuts the queue's current pause short (hurry)
     this.pile = []; // the last cards on the discard pile this round
+    this.newLinks = new Map(); // seat -> a personal link the host just made for it
     this.lastCards = {}; // seat -> its last card, shown beside it until its next turn
     this.shownTotal = null;
     this.refusals = new Map(); // "moves|action" -> the server's refusal, worded
@@ -209,8 +217,10 @@ class TableView {
         this.leaving = false;
         this.retry = 0;
       }
-      if (e.code === 4404) {
-        this.root.replaceChildren(h("p", { role: "alert" }, t("error.not_found")));
+      if (e.code === 4404 || e.code === 4410) {
+        // No such table, or it has closed (idle too long): nothing to reconnect to.
+        const why = e.code === 4410 ? t("error.closed") : t("error.not_found");
+        this.root.replaceChildren(h("p", { role: "alert" }, why));
         return;
       }
       this.setStatus("offline");
@@ -232,9 +242,12 @@ class TableView {
         this.setStatus("online");
         break;
       case "table":
+        // The host changed the rules for the games to come: everyone is told.
+        if (this.table && rulesOf(this.table) !== rulesOf(m)) toast(t("rules.changed"));
         this.table = m;
         // The host's countdown to the next game, if one runs: when it ends, on our clock.
         this.nextEnds = m.next && m.next.ms_left !== null ? performance.now() + m.next.ms_left : null;
+        this.pauseEnds = m.pause ? performance.now() + m.pause.ms_left : null;
         if (!this.queue.length && !this.draining) this.setTurn(m.turn); // else the queue's own
         this.render();
         break;
@@ -244,6 +257,7 @@ class TableView {
         this.queue = [];
         this.epoch++;
         this.game = m.game ? { game: m.game, moves: m.moves, view: m.view, turn: m.turn } : null;
+        this.latestView = m.view;
         this.startLog(m.log || [], m.by || []);
         this.rememberAll(m.log || [], m.view);
         this.setTurn(m.turn);
@@ -252,6 +266,10 @@ class TableView {
       case "update":
         if (!this.game || m.game !== this.game.game) return;
         m.arrived = performance.now();
+        // A round that ended: its summary, from the view before and the events (round.js).
+        const ended = roundSummary(this.latestView, m.events, m.view, this.table?.rules);
+        if (ended) this.roundSummary = { ...ended, moves: m.moves };
+        this.latestView = m.view;
         this.queue.push(m);
         // A draw owed under the draw penalty races the next card (X2, docs/protocol.md
         // "Timing"): the table jumps to the present so that the Draw button is live at once.
@@ -261,6 +279,12 @@ class TableView {
       case "reaction":
         this.showReaction(m.seat, m.reaction);
         break;
+      case "link":
+        // The host gave a seat a new personal link: the old one no longer holds it.
+        this.newLinks.set(m.seat, `${location.origin}/t/${this.code}#seat=${m.token}`);
+        this.fillHostSeats();
+        toast(t("host.new_link_made", { name: this.nameOf(m.seat) }), "good");
+        break;
       case "hint":
         if (this.game && m.game === this.game.game && m.moves === this.game.moves) {
           this.hint = m;
@@ -269,7 +293,17 @@ class TableView {
           if (choice) say(t("hint.said", { move: this.actionLabel(choice.action), chance: formatPercent(choice.chance) }), true);
         }
         break;
+      case "pong":
+        // After a configure: no refusal came before this answer, so the rules are set.
+        if (m.id === "configured" && !this.configureRefused) document.getElementById("rules-dialog")?.remove();
+        break;
       case "error":
+        if (m.id === "configure") {
+          this.configureRefused = true;
+          const status = document.querySelector("#rules-dialog .form-error");
+          if (status) status.textContent = errorText(m, this.table?.rules?.edition);
+          break;
+        }
         if (m.id === "hint") {
           this.hint = null;
           toast(errorText(m, this.table?.rules?.edition), "bad");
@@ -347,6 +381,12 @@ class TableView {
   }
 
   tick() {
+    const paused = document.getElementById("pause-countdown");
+    if (paused && this.table.pause) {
+      const left = Math.max(0, Math.ceil((this.pauseEnds - performance.now()) / 1000));
+      const text = t("round.next_in", { seconds: formatNumber(left) });
+      if (paused.textContent !== text) paused.textContent = text;
+    }
     const countdown = document.getElementById("next-countdown");
     if (countdown && this.nextEnds) {
       const text = tn("end.countdown", Math.max(0, Math.ceil((this.nextEnds - performance.now()) / 1000)));
@@ -429,7 +469,8 @@ class TableView {
           h("div", { id: "lobby-actions", class: "lobby-actions" })),
         h("section", { class: "panel lobby-rules-panel", "aria-labelledby": "rules-title" },
           h("h2", { id: "rules-title" }, t("lobby.rules")),
-          h("dl", { id: "lobby-rules", class: "rules-list" }))),
+          h("dl", { id: "lobby-rules", class: "rules-list" }),
+          h("div", { id: "lobby-rules-actions" }))),
     );
   }
 
@@ -485,6 +526,7 @@ class TableView {
     );
     const rules = document.getElementById("lobby-rules");
     rules.replaceChildren(...this.rulesSummary());
+    document.getElementById("lobby-rules-actions").replaceChildren(this.rulesButton() || "");
     const actions = document.getElementById("lobby-actions");
     const waiting = table.seats.filter((s) => s.open).length;
     if (this.me.host) {
@@ -495,6 +537,39 @@ class TableView {
     } else {
       actions.replaceChildren(h("p", { class: "hint" }, this.me.seat === null ? t("lobby.watching") : t("lobby.wait_host")));
     }
+  }
+
+  // The host's "Change rules", in the lobby and between games: the create form's rule fields,
+  // prefilled with the table's, sent as one `configure`.
+  rulesButton() {
+    if (!this.me.host || this.table.phase === "playing") return null;
+    return h("button", { type: "button", id: "change-rules", class: "small", onclick: () => this.openRules() }, t("rules.change"));
+  }
+
+  async openRules() {
+    document.getElementById("rules-dialog")?.remove();
+    this.options = this.options || (await api.options());
+    const fields = ruleFields(this.options, this.table);
+    const status = h("p", { class: "form-error", role: "alert" });
+    const box = h("form", {
+      id: "rules-dialog", class: "rules-dialog panel", role: "dialog", "aria-labelledby": "rules-dialog-title",
+      onsubmit: (e) => {
+        e.preventDefault();
+        status.textContent = "";
+        const config = fields.read(status);
+        if (!config) return;
+        this.configureRefused = false;
+        this.send({ type: "configure", config, id: "configure" });
+        this.send({ type: "ping", id: "configured" });
+      },
+    },
+      h("h2", { id: "rules-dialog-title" }, t("rules.change")),
+      fields.edition, fields.timerField, fields.hintsField, fields.options, status,
+      h("div", { class: "buttons" },
+        h("button", { type: "submit", class: "primary", id: "rules-save" }, t("rules.save")),
+        h("button", { type: "button", onclick: () => box.remove() }, t("rules.cancel"))));
+    document.body.append(box);
+    box.querySelector("input[name=edition]:checked")?.focus();
   }
 
   // Quick reactions: a fixed few, shown on the sender's seat for a few seconds.
@@ -554,7 +629,8 @@ class TableView {
   }
 
   // The host's seats, during and between games: open a person's seat (a stand-in plays it
-  // until someone joins with the table's link).
+  // until someone joins with the table's link), or give it a new personal link (a leaked
+  // one stops working at once).
   fillHostSeats() {
     const box = document.getElementById("host-seats");
     const people = this.me.host ? this.table.seats.filter((s) => s.kind === "human" && !s.open && s.seat !== this.me.seat) : [];
@@ -565,7 +641,12 @@ class TableView {
       h("ul", { class: "lobby-seats" }, ...people.map((s) =>
         h("li", { class: "lobby-seat" },
           h("span", { class: "seat-name" }, this.seatLine(s)),
-          h("button", { type: "button", class: "small", onclick: () => this.send({ type: "seat", seat: s.seat, kind: "open" }) }, t("host.open_seat")))))));
+          h("button", { type: "button", class: "small", onclick: () => this.send({ type: "seat", seat: s.seat, kind: "open" }) }, t("host.open_seat")),
+          h("button", { type: "button", class: "small", onclick: () => this.send({ type: "relink", seat: s.seat, id: "relink" }) }, t("host.new_link")),
+          this.newLinks.has(s.seat)
+            ? h("p", { class: "hint new-link" }, t("host.new_link_hint", { name: s.name }), " ",
+                h("button", { type: "button", class: "small", onclick: async () => toast((await copyText(this.newLinks.get(s.seat))) ? t("copy.done") : t("copy.failed")) }, t("invite.copy_personal")))
+            : null)))));
   }
 
   bots() {
@@ -600,7 +681,9 @@ class TableView {
     this.seatEls = this.table.seats.map((s) => this.buildSeat(s.seat, (s.seat - bottom + n) % n, n));
     this.root.append(
       h("div", { class: "table-head game-head" },
-        h("h1", { class: "page-title" }, t("game.title", { game: formatNumber(this.game.game) })),
+        h("div", { class: "head-title" },
+          h("h1", { class: "page-title" }, t("game.title", { game: formatNumber(this.game.game) })),
+          h("p", { id: "tally", class: "tally", hidden: true })),
         h("div", { class: "head-tools" },
           h("button", { type: "button", id: "log-open", class: "small log-open", "aria-controls": "drawer", "aria-expanded": "false", onclick: () => this.openDrawer(true) }, t("game.log")),
           h("button", { type: "button", id: "mute", class: "small icon", "aria-label": t("sound.mute"), title: t("sound.mute"), "aria-pressed": String(isMuted()), onclick: () => this.toggleMute() }, speakerIcon()),
@@ -610,6 +693,7 @@ class TableView {
       h("div", { class: "game" },
         h("div", { class: "col-main" },
           h("section", { id: "end", class: "end panel", hidden: true, "aria-labelledby": "end-title" }),
+          h("section", { id: "round-summary", class: "round-summary panel", hidden: true, role: "dialog", "aria-labelledby": "round-title" }),
           h("section", { class: "felt-wrap", "aria-label": t("game.status") },
             h("div", { id: "felt", class: `felt seats-${n}` },
               h("div", { class: "felt-oval", "aria-hidden": "true" }),
@@ -698,6 +782,10 @@ class TableView {
     const v = this.game.view;
     const rules = this.table.rules;
     const seats = this.table.seats;
+    const tally = this.tallyText();
+    const tallyEl = document.getElementById("tally");
+    tallyEl.hidden = !tally;
+    tallyEl.textContent = tally ? t("tally.title", { tally }) : "";
     const totalEl = document.getElementById("total");
     totalEl.textContent = formatNumber(v.total);
     this.shownTotal = v.total;
@@ -739,6 +827,7 @@ class TableView {
     this.fillSeats(v, seats, rules);
     this.fillLog();
     this.fillEnd(v);
+    this.fillPause();
     this.fillHostSeats();
   }
 
@@ -949,6 +1038,58 @@ class TableView {
     return [...order.slice(0, v.winners.length), ...rest, ...order.slice(v.winners.length)];
   }
 
+  // The running tally across the table's games ("Mum 2 · Leo 1"), from the table message;
+  // empty before any game at the table has finished.
+  tallyText() {
+    const wins = this.table.tally || [];
+    if (!wins.some(Boolean)) return "";
+    return this.table.seats.map((s) => `${s.name ?? t("seat.open")} ${formatNumber(wins[s.seat] || 0)}`).join(" · ");
+  }
+
+  // Between the rounds of a match: the round's summary, over the table, while the server holds
+  // the next round (the table's `pause`) until everyone continues or the pause runs out.
+  fillPause() {
+    const box = document.getElementById("round-summary");
+    const pause = this.table.pause;
+    const s = this.roundSummary && this.roundSummary.round === pause?.round ? this.roundSummary : null;
+    // Shown once the table has shown the move that ended the round (updates are queued).
+    if (!pause || this.game?.view?.over || (s && this.game.moves < s.moves)) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const wasHidden = box.hidden;
+    box.hidden = false;
+    const nameOf = (seat) => this.table.seats[seat]?.name ?? this.nameOf(seat); // never "you loses"
+    const items = [];
+    for (const l of s?.lost || []) items.push(h("li", { class: "round-lost" }, t("round.lost_token", { name: nameOf(l.seat), left: formatNumber(l.left) })));
+    for (const seat of s?.left || []) items.push(h("li", { class: "round-lost" }, t("round.left", { name: nameOf(seat) })));
+    for (const r of s?.rows || []) {
+      const parts = [];
+      if (r.cards !== undefined) {
+        if (r.cards) parts.push(t("round.cards", { points: formatNumber(r.cards) }));
+        if (r.short) parts.push(t("round.short", { count: formatNumber(r.short), points: formatNumber(r.shortPoints) }));
+        if (r.bust) parts.push(t("round.bust", { points: formatNumber(r.bust) }));
+      }
+      items.push(h("li", { dataset: { seat: String(r.seat) } },
+        h("strong", {}, t("round.points", { name: nameOf(r.seat), points: formatNumber(r.points) })),
+        parts.length ? ` = ${parts.join(" + ")}` : "",
+        r.score !== null ? ` · ${t("seat.score", { score: formatNumber(r.score) })}` : ""));
+    }
+    const me = this.me.seat;
+    const mine = me !== null && pause.waiting.includes(me);
+    const others = pause.waiting.filter((x) => x !== me);
+    box.replaceChildren(
+      h("h2", { id: "round-title", tabindex: "-1" }, t("round.title", { round: formatNumber(pause.round) })),
+      h("ul", { class: "round-rows" }, ...items),
+      others.length ? h("p", { class: "hint", id: "round-waiting" }, t("round.waiting", { names: listOf(others.map((x) => this.nameOf(x))) })) : null,
+      h("p", { id: "pause-countdown", class: "countdown", role: "timer" }),
+      mine ? h("div", { class: "buttons" }, h("button", { type: "button", id: "continue", class: "primary", onclick: () => this.send({ type: "continue" }) }, t("round.continue"))) : null,
+    );
+    this.tick();
+    if (wasHidden) (box.querySelector("#continue") || box.querySelector("h2")).focus();
+  }
+
   fillEnd(v) {
     const end = document.getElementById("end");
     if (!v.over) {
@@ -981,8 +1122,10 @@ class TableView {
     end.replaceChildren(
       h("h2", { id: "end-title", tabindex: "-1" }, title),
       h("ol", { class: "standings" }, ...standings),
+      this.tallyText() ? h("p", { id: "end-tally", class: "tally" }, t("tally.title", { tally: this.tallyText() })) : null,
       this.nextGame(),
       h("div", { class: "buttons" },
+        this.rulesButton(),
         h("a", { class: "button", href: `/t/${this.code}/replay/${game}` }, t("end.replay")),
         h("a", { class: "button", href: api.recordUrl(this.code, game), download: `ono99-${this.code}-game${game}.json` }, t("end.record")),
       ),

@@ -1,0 +1,433 @@
+"""Abuse benchmark: does one address hurt everyone? A real table of two people plays on one
+``ono99 serve`` process while, one after another, each flood of issue 26 hits the server;
+the real table's move → all-seats latency (p50/p99) is measured while idle and under each
+flood, and the server's memory (RSS) after each flood has stopped.
+
+The floods, each for ``--flood`` seconds, from loopback addresses of their own (127.0.x.y: on
+Linux the whole 127/8 is this machine, so each "address" is a real source address the server
+sees, as behind no proxy):
+
+- **tables, many addresses**: ``--addresses`` addresses, each creating all-bot tables as fast
+  as the server lets it, watching each (which starts it) and leaving: abandoned games.
+- **tables, one address**: one address creating as fast as it can, 20 requests at a time.
+- **spectators**: ``--spectators`` connections to the real table, 20 per address, that never
+  read what they are sent (the slowest readers there are).
+- **half-open requests**: ``--half-open`` connections that send half an HTTP request's headers
+  and then nothing.
+
+After each flood the benchmark waits ``--settle`` seconds (a minute by default) and reads the
+server's RSS again: the goal is within 10% of the idle figure. The goal for latency: the real
+table's p99 under every flood within 2× of idle. The header gives the machine's load.
+
+    .venv/bin/python benchmarks/bench_abuse.py                 # every flood, about 8 minutes
+    .venv/bin/python benchmarks/bench_abuse.py --flood 10 --settle 20 --spectators 500
+    .venv/bin/python benchmarks/bench_abuse.py --only spectators --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOODS = ("tables_many", "tables_one", "spectators", "half_open")
+
+
+def source(i: int) -> str:
+    """The i-th flood address: 127.0.1.2, 127.0.1.3, … (the real table is 127.0.0.1)."""
+    return f"127.0.{1 + i // 250}.{2 + i % 250}"
+
+
+class Server:
+    def __init__(self, folder: Path, extra: list[str]) -> None:
+        self.log = open(folder / "server.log", "w+")  # noqa: SIM115 - kept open while it runs
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
+            + ["--db", str(folder / "abuse.db"), "--bot-delay", "0.3", *extra],
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            cwd=ROOT,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+        if not match:
+            self.proc.kill()
+            self.log.seek(0)
+            raise SystemExit(f"the server did not start: {line}{self.log.read()}")
+        self.url = match.group(1)
+        self.ws_url = self.url.replace("http://", "ws://")
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+    def rss_mb(self) -> float:
+        text = Path(f"/proc/{self.proc.pid}/status").read_text()
+        kb = int(re.search(r"VmRSS:\s+(\d+)", text).group(1))  # type: ignore[union-attr]
+        return kb / 1024
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(10)
+        self.proc.kill()
+
+
+def client(address: str) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(transport=transport, timeout=30)
+
+
+class RealTable:
+    """Two people at one table, playing on and on; every move's latency to both seats."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.latencies: list[float] = []
+        self.sent: dict[tuple[int, int], float] = {}  # (game, moves) → when sent
+        self.arrived: dict[tuple[int, int], int] = {}  # … → seats that have it
+        self.code = ""
+        self.failures: Counter[str] = Counter()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        async with client("127.0.0.1") as http:
+            r = await http.post(
+                f"{self.server.url}/api/tables",
+                json={
+                    "name": "Mum",
+                    "seats": [{"kind": "human"}, {"kind": "human"}],
+                    "turn_seconds": 0,
+                    "rules": {},
+                },
+            )
+            made = r.json()
+            self.code = made["code"]
+            joined = (
+                await http.post(
+                    f"{self.server.url}/api/tables/{self.code}/join", json={"name": "Leo"}
+                )
+            ).json()
+        tokens = {made["seat"]: made["token"], joined["seat"]: joined["token"]}
+        sockets = {}
+        for seat, token in tokens.items():
+            ws = await connect(f"{self.server.ws_url}/ws/{self.code}", max_size=2**22)
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            sockets[seat] = ws
+        await sockets[0].send(json.dumps({"type": "start"}))
+        await asyncio.gather(*(self.seat(s, ws, stop) for s, ws in sockets.items()))
+
+    async def seat(self, seat: int, ws: ClientConnection, stop: asyncio.Event) -> None:
+        game = 0
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            m = json.loads(text)
+            if m.get("type") not in ("state", "update") or not m.get("view"):
+                continue
+            game, moves, view = m["game"], m["moves"], m["view"]
+            key = (game, moves)
+            if m["type"] == "update" and key in self.sent:
+                self.arrived[key] = self.arrived.get(key, 0) + 1
+                if self.arrived[key] == 2:
+                    self.latencies.append(time.perf_counter() - self.sent.pop(key))
+            if view["over"]:
+                await ws.send(json.dumps({"type": "ready" if seat else "again"}))
+                continue
+            if view["to_play"] == seat and view["legal"]:
+                await asyncio.sleep(0.15)  # a person's think time, shortened
+                self.sent[(game, moves + 1)] = time.perf_counter()
+                action = next((a for a in view["legal"] if a != "draw"), view["legal"][0])
+                await ws.send(json.dumps({"type": "act", "action": action, "moves": moves}))
+        await ws.close()
+
+
+async def tables_from(
+    address: str, url: str, ws_url: str, stop: asyncio.Event, tally: Counter[str], width: int = 1
+) -> None:
+    """Create all-bot tables from ``address`` as fast as allowed; watch each to start it,
+    then leave it."""
+    body = {"seats": [{"kind": "bot", "bot": "greedy"}] * 3, "turn_seconds": 0, "rules": {}}
+    async with client(address) as http:
+
+        async def one() -> None:
+            while not stop.is_set():
+                try:
+                    r = await http.post(f"{url}/api/tables", json=body)
+                except httpx.HTTPError:
+                    tally["http error"] += 1
+                    await asyncio.sleep(0.1)
+                    continue
+                if r.status_code != 201:
+                    tally[f"create {r.status_code} {r.json().get('error', {}).get('code')}"] += 1
+                    await asyncio.sleep(0.2)
+                    continue
+                tally["create 201"] += 1
+                made = r.json()
+                try:
+                    ws = await connect(
+                        f"{ws_url}/ws/{made['code']}", local_addr=(address, 0), open_timeout=10
+                    )
+                    await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+                    await ws.send(json.dumps({"type": "start"}))
+                    await asyncio.sleep(0.5)
+                    await ws.close()
+                except Exception as exc:
+                    tally[f"watch {type(exc).__name__}"] += 1
+
+        await asyncio.gather(*(one() for _ in range(width)))
+
+
+async def spectators(
+    ws_base: str, code: str, n: int, stop: asyncio.Event, tally: Counter[str]
+) -> None:
+    """``n`` connections watching the real table, 20 per address, that never read."""
+    opened: list[ClientConnection] = []
+
+    async def watch(i: int) -> None:
+        try:
+            ws = await connect(
+                f"{ws_base}/ws/{code}",
+                local_addr=(source(i // 20), 0),
+                open_timeout=20,
+                max_queue=1,  # never read: the socket backs up at once
+            )
+            await ws.send(json.dumps({"type": "hello"}))
+            opened.append(ws)
+            tally["watching"] += 1
+        except Exception as exc:
+            tally[f"refused {type(exc).__name__}"] += 1
+
+    for start in range(0, n, 100):
+        await asyncio.gather(*(watch(i) for i in range(start, min(n, start + 100))))
+    await stop.wait()
+    closed = sum(1 for ws in opened if ws.close_code is not None)
+    tally["closed by the server"] += closed
+    codes = Counter(ws.close_code for ws in opened if ws.close_code is not None)
+    for close, count in codes.items():
+        tally[f"close {close}"] += count
+    await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
+
+
+async def half_open(port: int, n: int, stop: asyncio.Event, tally: Counter[str]) -> None:
+    """``n`` connections that send half a request's headers, then nothing."""
+    socks: list[socket.socket] = []
+    for i in range(n):
+        s = socket.socket()
+        s.setblocking(False)
+        try:
+            s.bind((source(i // 10), 0))
+            await asyncio.get_running_loop().sock_connect(s, ("127.0.0.1", port))
+            s.send(b"GET /api/options HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            socks.append(s)
+        except OSError:
+            tally["connect refused"] += 1
+            s.close()
+    tally["opened"] = len(socks)
+    await stop.wait()
+    still = 0
+    for s in socks:
+        try:
+            data = s.recv(1)
+            still += 1 if data == b"" else 0  # b"": closed by the server
+        except BlockingIOError:
+            pass  # still open, nothing said
+        except OSError:
+            still += 1
+        s.close()
+    tally["closed by the server"] = still
+
+
+def quantiles(xs: list[float]) -> tuple[float, float]:
+    if len(xs) < 2:
+        one = xs[0] * 1000 if xs else float("nan")
+        return one, one
+    q = statistics.quantiles(xs, n=100)
+    return statistics.median(xs) * 1000, q[98] * 1000
+
+
+def flood_process(
+    name: str, url: str, code: str, args: dict[str, Any], seconds: float, out: Any
+) -> None:
+    """One flood, in a process of its own (so that the flood's own work never delays the
+    real table's clients), for ``seconds``; its outcomes go to ``out``."""
+    ws_url = url.replace("http://", "ws://")
+    port = int(url.rsplit(":", 1)[1])
+
+    async def main() -> dict[str, int]:
+        tally: Counter[str] = Counter()
+        stop = asyncio.Event()
+        asyncio.get_running_loop().call_later(seconds, stop.set)
+        if name == "tables_many":
+            await asyncio.gather(
+                *(
+                    tables_from(source(i), url, ws_url, stop, tally)
+                    for i in range(args["addresses"])
+                )
+            )
+        elif name == "tables_one":
+            await tables_from(source(999), url, ws_url, stop, tally, width=20)
+        elif name == "spectators":
+            await spectators(ws_url, code, args["spectators"], stop, tally)
+        else:
+            await half_open(port, args["half_open"], stop, tally)
+        return dict(tally)
+
+    out.put(asyncio.run(main()))
+
+
+async def phase(
+    table: RealTable, seconds: float, flood: tuple[str, dict[str, Any]] | None = None
+) -> tuple[list[float], dict[str, int]]:
+    """Measure the real table for ``seconds``, under the named flood if given."""
+    start = len(table.latencies)
+    outcomes: dict[str, int] = {}
+    if flood is None:
+        await asyncio.sleep(seconds)
+        return table.latencies[start:], outcomes
+    out: multiprocessing.Queue[dict[str, int]] = multiprocessing.Queue()
+    name, options = flood
+    proc = multiprocessing.Process(
+        target=flood_process, args=(name, table.server.url, table.code, options, seconds, out)
+    )
+    proc.start()
+    await asyncio.sleep(seconds)
+    lat = table.latencies[start:]
+    while proc.is_alive() and out.empty():
+        await asyncio.sleep(0.2)
+    with contextlib.suppress(Exception):
+        outcomes = out.get(timeout=30)
+    proc.join(30)
+    return lat, outcomes
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(Path(tmp), args.server_args)
+        try:
+            table = RealTable(server)
+            stop_table = asyncio.Event()
+            playing = asyncio.ensure_future(table.run(stop_table))
+            await asyncio.sleep(3)  # connected, dealt, a few moves
+            rows: list[dict[str, Any]] = []
+            idle, _ = await phase(table, args.flood)
+            idle_rss = server.rss_mb()
+            p50, p99 = quantiles(idle)
+            rows.append(
+                {
+                    "phase": "idle",
+                    "moves": len(idle),
+                    "p50_ms": p50,
+                    "p99_ms": p99,
+                    "rss_mb": idle_rss,
+                }
+            )
+            print(
+                f"idle: {len(idle)} moves, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+                f"RSS {idle_rss:.0f} MB",
+                flush=True,
+            )
+            options = {
+                "addresses": args.addresses,
+                "spectators": args.spectators,
+                "half_open": args.half_open,
+            }
+            for name in args.only or FLOODS:
+                cpu0 = server.cpu_seconds()
+                lat, tally = await phase(table, args.flood, (name, options))
+                cpu = server.cpu_seconds() - cpu0
+                during = server.rss_mb()
+                await asyncio.sleep(args.settle)
+                after = server.rss_mb()
+                cpu_idle = (server.cpu_seconds() - cpu0 - cpu) / args.settle
+                p50, p99 = quantiles(lat)
+                row = {
+                    "phase": name,
+                    "moves": len(lat),
+                    "p50_ms": p50,
+                    "p99_ms": p99,
+                    "p99_vs_idle": p99 / rows[0]["p99_ms"],
+                    "rss_mb": during,
+                    "rss_after_mb": after,
+                    "rss_after_vs_idle": after / idle_rss,
+                    "server_cpu_cores_flood": cpu / args.flood,
+                    "server_cpu_cores_after": cpu_idle,
+                    "outcomes": tally,
+                }
+                rows.append(row)
+                print(
+                    f"{name}: {len(lat)} moves, p50 {p50:.1f} ms, p99 {p99:.1f} ms "
+                    f"({row['p99_vs_idle']:.2f}× idle); RSS {during:.0f} MB, {after:.0f} MB "
+                    f"{args.settle:.0f} s after ({row['rss_after_vs_idle']:.2f}× idle); server CPU "
+                    f"{row['server_cpu_cores_flood']:.2f} cores during, "
+                    f"{cpu_idle:.2f} after; {tally}",
+                    flush=True,
+                )
+            stop_table.set()
+            await playing
+            return {
+                "load_at_start": args.load,
+                "flood_s": args.flood,
+                "settle_s": args.settle,
+                "rows": rows,
+            }
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--flood", type=float, default=30, help="seconds of each flood (and of idle)"
+    )
+    parser.add_argument(
+        "--settle", type=float, default=60, help="seconds after a flood before RSS is read"
+    )
+    parser.add_argument(
+        "--addresses", type=int, default=100, help="addresses of the many-address flood"
+    )
+    parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--half-open", type=int, default=500)
+    parser.add_argument(
+        "--only", action="append", choices=FLOODS, help="only this flood (repeatable)"
+    )
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("server_args", nargs="*", help="after --: more `ono99 serve` options")
+    args = parser.parse_args()
+    args.load = os.getloadavg()
+    print(
+        "bench_abuse: load average at start "
+        f"{args.load[0]:.2f} {args.load[1]:.2f} {args.load[2]:.2f}; "
+        f"{os.cpu_count()} cores; flood {args.flood:.0f} s, settle {args.settle:.0f} s",
+        flush=True,
+    )
+    result = asyncio.run(bench(args))
+    if args.json:
+        print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""uvicorn's own protocols, each with one thing it lacks.
+
+**A deadline for each request's head.** uvicorn times out only a connection idle *between*
+requests (``timeout_keep_alive``): one that is opened and never sends a whole request line and
+headers ("slowloris") is held for ever, and holds a place of ``limit_concurrency`` with it.
+``HeaderDeadline`` is uvicorn's own httptools protocol with one timer more: armed when the
+connection opens and when a request's first byte comes, cleared when its headers are complete;
+when it fires the connection is closed. (The body has its own deadline where the body is read:
+``http._json_body``.) Nor does uvicorn bound a request's head on httptools (its h11 setting,
+``h11_max_incomplete_event_size``, is h11's alone): a test sent 16 MB of headers within the
+deadline. A head past ``MAX_HEAD`` bytes gets 431 and the connection is closed.
+
+**A close that does not wait for the reader.** uvicorn's websocket ``send`` first waits until
+the socket's buffer has drained, for a close too; so a close for a client that stopped reading
+(``websocket.CLOSE_TOO_SLOW``) was never written: the client saw no close frame, or uvicorn's
+keepalive's 1011 40 s later. ``PromptClose`` writes a close at once, behind what the buffer
+holds: a client that reads again reads what it was sent, then 1013.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from uvicorn._types import ASGISendEvent
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+MAX_HEAD = 65536  # bytes of request line and headers: ours are a few hundred
+_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    b"content-length: 0\r\nconnection: close\r\n\r\n"
+)
+
+
+class HeaderDeadline(HttpToolsProtocol):
+    header_timeout = 10.0
+    _deadline: asyncio.TimerHandle | None = None
+    _head = 0  # bytes received since the deadline was armed
+
+    def data_received(self, data: bytes) -> None:
+        if self._deadline is not None:
+            self._head += len(data)
+            if self._head > MAX_HEAD:
+                self._disarm()
+                self.transport.write(_TOO_LARGE)
+                self.transport.close()
+                return
+        if not self.transport.is_closing():
+            super().data_received(data)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head = 0
+        self._deadline = self.loop.call_later(self.header_timeout, self.transport.close)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+
+def with_header_timeout(seconds: float) -> type[HeaderDeadline]:
+    """The protocol class for uvicorn's ``http`` setting, with this deadline."""
+    return type("HeaderDeadline", (HeaderDeadline,), {"header_timeout": seconds})
+
+
+class PromptClose(WebSocketsSansIOProtocol):
+    async def send(self, message: ASGISendEvent) -> None:
+        if message["type"] == "websocket.close" and self.handshake_complete:
+            # The close is the last thing sent (the app's writer has stopped): nothing else
+            # passes the drained buffer's gate after it, and uvicorn sends nothing after a close.
+            self.writable.set()
+        await super().send(message)
