@@ -20,9 +20,9 @@ import time
 from ono99.bots import BOTS
 from ono99.engine import make_rules
 from ono99.sim import play_game
-from ono99.sim.batch import game_seeds
 from ono99.sim.costs import TURNS_AT_FOUR
 from ono99.sim.experiments import Phase, Run, build_bot, count_turns
+from ono99.sim.seeding import game_seeds
 
 
 def seconds_per_turn(lineup: list[str], games: int, seed: int) -> tuple[float, float]:

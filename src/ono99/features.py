@@ -30,12 +30,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine import ALL_ACTIONS, Rules, View
+from .engine import ALL_ACTIONS, HAND_SIZE, Rules, View
 from .engine.cards import CARD_NAMES, DECK_COUNTS, NUM_CARD_KINDS
 from .engine.state import IN, OUT, OUT_OF_ROUND
 
 SEATS = 6  # the most players (C3): every per-seat block is padded to this
-HAND_SIZE = 4  # T2
 NUM_ACTIONS = len(ALL_ACTIONS)  # 18: plays by card id, discard ono99, draw
 HEADROOM = 11  # one-hot size: 0…9 points left, or 10 and more
 ABSENT = -1  # status of a padding seat

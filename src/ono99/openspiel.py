@@ -59,6 +59,7 @@ import pyspiel
 from .bots.determinize import Determinizer, hidden_seats
 from .engine import (
     ALL_ACTIONS,
+    HAND_SIZE,
     Rules,
     State,
     apply,
@@ -75,7 +76,6 @@ from .engine.cards import NUM_CARD_KINDS, counts
 from .features import FEATURES, NUM_ACTIONS, SEATS, encode
 
 SHORT_NAME = "ono99"
-HAND_SIZE = 4  # T2
 MAX_GAME_LENGTH = 5000  # no rule bounds a game; random play stays far below (docs/openspiel.md)
 _HISTORY = SEATS * NUM_ACTIONS + 2 * NUM_CARD_KINDS  # the information state's summary block
 

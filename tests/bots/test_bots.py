@@ -27,7 +27,7 @@ from ono99.bots import (
     make_opponent,
 )
 from ono99.bots.determinize import Determinizer, hidden_seats, reshuffled_counts, unseen_counts
-from ono99.bots.expert import tokens_value
+from ono99.bots.values import tokens_value
 from ono99.engine import (
     DRAW,
     IN,

@@ -10,10 +10,11 @@ import pytest
 from invariants import config_id, sweep_configs
 from ono99.bots import ExpertBot
 from ono99.bots.determinize import Determinizer, unseen_counts
-from ono99.bots.expert import playout_value, search
+from ono99.bots.expert import search
 from ono99.bots.greedy import RANKED
 from ono99.bots.heuristic import HeuristicBot, Planner
 from ono99.bots.ismcts import IsmctsResult, Node, NodeKey, ismcts
+from ono99.bots.values import playout_value
 from ono99.engine import ALL_ACTIONS, Action, Rules, State, View, make_rules, view
 from ono99.fast.playout import Playout
 from searches import SETTINGS, assert_searches_from_the_view_alone, decisions

@@ -14,9 +14,9 @@ import pytest
 
 from invariants import config_id, sweep_configs
 from ono99.bots import ExpertBot, OracleBot
-from ono99.bots.expert import playout_value, value_of
 from ono99.bots.network_rollouts import NetworkRollouts
 from ono99.bots.neural import NeuralBot
+from ono99.bots.values import playout_value, value_of
 from ono99.engine import Rules, apply_unchecked, legal_actions, make_rules, view
 from ono99.fast.contract import Facts, RoundEnd, facts, round_end
 from ono99.fast.playout import Playout

@@ -10,8 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from ono99.cli.main import main
-from ono99.cli.simulate import run_games
 from ono99.engine import make_rules
+from ono99.sim.seated import run_seated
+from ono99.sim.stats import wilson_interval
 
 
 def invoke(*args: str) -> Any:
@@ -57,7 +58,7 @@ def test_json_and_rule_options() -> None:
 def test_shared_wins_count_fractionally() -> None:
     # Points matches can end in a tie (M3); game 2 of run seed 62 of these bots is one.
     rules = make_rules("2022", players=3, match="points", target=30, variant="lowest_score")
-    tally = run_games(rules, ["random", "random", "random"], 5, seed=62)
+    tally = run_seated(rules, ["random", "random", "random"], 5, seed=62)
     assert tally.games == 5
     assert sum(tally.wins) == pytest.approx(5)
     assert any(0 < w % 1 < 1 for w in tally.wins)
@@ -77,3 +78,13 @@ def test_bad_input_is_one_line(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith(message)
     assert result.stderr.count("\n") == 1
+
+
+def test_the_interval_is_the_tournaments_wilson_interval() -> None:
+    result = invoke("--bots", "greedy,random", "--games", "30", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    rows = re.findall(r"^\s*\d\s+\w+\s+(\S+)\s+\S+%\s+([\d.]+)%–([\d.]+)%$", result.stdout, re.M)
+    assert len(rows) == 2
+    for wins, low, high in rows:
+        want = wilson_interval(float(wins), 30)  # asymmetric, unlike the old Wald ± half-width
+        assert (float(low), float(high)) == pytest.approx([100 * x for x in want], abs=0.051)

@@ -37,9 +37,9 @@ import pytest
 
 from invariants import config_id, legal_in, sweep_configs
 from ono99.bots.determinize import unseen_counts
-from ono99.bots.expert import rollout_value, value_of
 from ono99.bots.greedy import RANKED
 from ono99.bots.heuristic import Planner
+from ono99.bots.values import rollout_value, value_of
 from ono99.engine import (
     ALL_ACTIONS,
     DRAW,

@@ -26,7 +26,7 @@ counts, for each action, how often it was available when the node was visited, a
 that count in place of the parent's visits (the ISMCTS rule). Untried actions come first, the
 rollout's own choice (the planner's card) first among them, so a node met only once plays the
 rollout's move and the iteration is then a plain rollout. Values are the chances of
-``expert.playout_value`` (0 … 1), so ``c`` is on that scale.
+``values.playout_value`` (0 … 1), so ``c`` is on that scale.
 
 ``ExpertBot(search="ismcts")`` runs as many iterations as its PIMC search would make rollouts
 (worlds × candidates, capped by ``max_rollouts``), with the same prior, sampler (``infer``) and
@@ -49,7 +49,7 @@ from collections.abc import Callable
 
 from ..engine import ALL_ACTIONS, Action, State
 from ..fast.playout import Playout
-from .expert import SearchResult, playout_value
+from .values import SearchResult, playout_value
 
 DEFAULT_C = 0.7  # UCB exploration constant for values in 0 … 1 (Cowling et al. used 0.7)
 DEFAULT_DEPTH = 2  # the searcher's decisions below the root that the tree chooses

@@ -19,10 +19,11 @@ from ..engine import Action, Setup, State, legal_actions, view
 from ..fast.playout import Playout
 from .base import OmniscientBot
 from .determinize import unseen_counts
-from .expert import DEFAULT_MAX_ROLLOUTS, candidates, playout_value, prior_bot, search
+from .expert import DEFAULT_MAX_ROLLOUTS, candidates, prior_bot, search
 from .greedy import RANKED
 from .heuristic import Planner
 from .network_rollouts import check_rollout, network_rollouts
+from .values import playout_value
 
 DEFAULT_WORLDS = 16  # the cards are known, only future reshuffles vary between worlds
 

@@ -25,6 +25,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +40,11 @@ from ..engine import (
     DRAW,
     Action,
     Event,
-    Ono99Error,
     Rules,
     State,
     View,
     apply,
-    load_record,
     new_game,
-    record_of,
-    replay,
     to_act,
     view,
 )
@@ -70,6 +67,7 @@ from .options import (
     rule_values,
 )
 from .play_input import MoveError, command_words, norm, parse_move, position_hint, why_not
+from .play_records import LAST, PROGRAM, Resumed, default_record_path, last_unfinished, save_record
 from .play_screen import Screen
 
 BOT_NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eun", "Femi", "Gus")
@@ -294,78 +292,6 @@ class TerminalGame:
             self.screen.hint(v, choice, scored)
 
 
-# --------------------------------------------------------------------------- records
-
-
-def default_record_path(seed: int) -> Path:
-    folder = ono99_home() / "records"
-    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{stamp}-seed{seed}.json"
-    n = 2
-    while path.exists():
-        path = folder / f"{stamp}-seed{seed}-{n}.json"
-        n += 1
-    return path
-
-
-def save_record(state: State, path: Path, meta: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(record_of(state, meta=meta).to_json() + "\n", encoding="utf-8")
-
-
-PROGRAM = "ono99 play"  # the records' meta "program": the games this command can resume
-LAST = "last"  # ``--resume`` with no record: the last unfinished game saved
-
-
-class Resumed:
-    """A saved game to go on with: its record's rules, seed, seats and bots, and the state its
-    actions lead to (replayed through the engine)."""
-
-    def __init__(self, path: Path) -> None:
-        try:
-            record = load_record(path.read_bytes())
-            state = replay(record)
-        except OSError as exc:
-            raise CliError(f"{path}: cannot read the record ({exc.strerror or exc})") from None
-        except Ono99Error as exc:
-            raise CliError(f"{path}: {exc}") from None
-        meta = record.meta
-        human, names, bots = meta.get("human"), meta.get("names"), meta.get("bots")
-        n = record.rules.players
-        if not (
-            meta.get("program") == PROGRAM
-            and isinstance(human, int)
-            and 0 <= human < n
-            and isinstance(names, list)
-            and len(names) == n
-            and all(isinstance(x, str) for x in names)
-            and isinstance(bots, list)
-            and len(bots) == n
-            and all(isinstance(b, str) == (s != human) for s, b in enumerate(bots))
-        ):
-            raise CliError(f"{path}: not a game saved by {PROGRAM}: it names no seats to resume")
-        if state.over:
-            raise CliError(f"{path}: that game is over; {program()} replay shows it")
-        self.path, self.record, self.state = path, record, state
-        self.human: int = human
-        self.names: list[str] = names
-        self.bots: list[str | None] = bots
-        self.lang = meta.get("lang") if isinstance(meta.get("lang"), str) else None
-
-
-def last_unfinished(folder: Path) -> Path:
-    """The newest record in ``folder`` of a game of this command that is not over."""
-    paths = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for path in paths:
-        try:
-            record = load_record(path.read_bytes())
-            if record.meta.get("program") == PROGRAM and not replay(record).over:
-                return path
-        except (OSError, Ono99Error):
-            continue
-    raise CliError(f"no unfinished game to resume in {folder}")
-
-
 # --------------------------------------------------------------------------- command
 
 
@@ -478,69 +404,118 @@ def play_command(
     --resume goes on with it.
     """
     ctx = click.get_current_context()
-    start: State | None = None
     if resume is not None:
-        given = [
-            f"--{p.replace('_', '-')}"
-            for p in ("edition", "players", "bots_text", "seat", "name", "seed", *options)
-            if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
-        ]
-        if given:
-            raise BadOptions(
-                f"--resume goes on with the saved game's own rules, seats and bots: "
-                f"leave out {', '.join(g.replace('--bots-text', '--bots') for g in given)}"
-            )
-        folder = ono99_home() / "records"
-        saved = Resumed(last_unfinished(folder) if resume == LAST else Path(resume))
-        tr = language_for(lang or saved.lang)
-        rules, seed, seat, names = saved.record.rules, saved.record.seed, saved.human, saved.names
-        try:  # each bot as it was first made (``_bots_for``)
-            bots = [
-                None if b is None else make_opponent(b, seed * 10 + s)
-                for s, b in enumerate(saved.bots)
-            ]
-        except UnknownBotError as exc:
-            raise BadOptions(str(exc)) from None
-        start = saved.state
-        save_path = save_path or saved.path
+        _resume_alone(ctx, options)
+        seating = resumed_seating(resume, lang, save_path)
     else:
-        tr = language_for(lang)
-        kinds = bot_list(bots_text)
-        if players is None and len(kinds) > 1:
-            players = len(kinds) + 1
-        rules = build_rules(edition, {**rule_values(options), "players": players})
-        if not 0 <= seat < rules.players:
-            raise BadOptions(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
-        name = (name or "").strip() or tr("term.you")
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        try:
-            bots = _bots_for(kinds, rules.players, seat, seed)
-        except UnknownBotError as exc:
-            raise BadOptions(str(exc)) from None
-        names = seat_names(rules.players, seat, name)
+        seating = new_seating(
+            edition, players, bots_text, seat, name, seed, lang, save_path, options
+        )
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    wait = (DEFAULT_DELAY if delay is None else max(0.0, delay)) if interactive else 0.0
     console = Console(
         force_terminal=sys.stdout.isatty(), highlight=False, emoji=False, soft_wrap=True
     )
     game = TerminalGame(
-        rules,
-        seed,
-        seat,
-        names,
-        bots,
+        seating.rules,
+        seating.seed,
+        seating.seat,
+        seating.names,
+        seating.bots,
         console,
         _line_reader(interactive),
-        delay=wait,
+        delay=(DEFAULT_DELAY if delay is None else max(0.0, delay)) if interactive else 0.0,
         echo_input=not sys.stdin.isatty(),
         hints=hints,
-        tr=tr,
-        start=start,
+        tr=seating.tr,
+        start=seating.start,
         offer_skip=interactive,
         between_rounds=("enter" if wait_rounds else "pause") if interactive else "none",
     )
-    code = EXIT_OK
+    code = play_to_the_end(game, console, seating.tr)
+    save_and_tell(game, seating, console)
+    ctx.exit(code)
+
+
+@dataclass
+class Seating:
+    """Who plays what: the rules and seed, the person's seat, every seat's name and bot (None
+    at the person's seat), their language, the state to go on from (None: a new game) and
+    where to save the record (None: a new file)."""
+
+    rules: Rules
+    seed: int
+    seat: int
+    names: list[str]
+    bots: list[Bot | None]
+    tr: Translator
+    start: State | None = None
+    save_path: Path | None = None
+
+
+def _resume_alone(ctx: click.Context, options: dict[str, Any]) -> None:
+    """``--resume`` takes the saved game's rules, seats and bots: none may be given too."""
+    given = [
+        f"--{p.replace('_', '-')}"
+        for p in ("edition", "players", "bots_text", "seat", "name", "seed", *options)
+        if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
+    ]
+    if given:
+        raise BadOptions(
+            f"--resume goes on with the saved game's own rules, seats and bots: "
+            f"leave out {', '.join(g.replace('--bots-text', '--bots') for g in given)}"
+        )
+
+
+def resumed_seating(resume: str, lang: str | None, save_path: Path | None) -> Seating:
+    """The seating of a saved game (``--resume PATH``, or ``last``: the last unfinished one)."""
+    folder = ono99_home() / "records"
+    saved = Resumed(last_unfinished(folder) if resume == LAST else Path(resume))
+    seed = saved.record.seed
+    try:  # each bot as it was first made (``_bots_for``)
+        bots = [
+            None if b is None else make_opponent(b, seed * 10 + s) for s, b in enumerate(saved.bots)
+        ]
+    except UnknownBotError as exc:
+        raise BadOptions(str(exc)) from None
+    tr = language_for(lang or saved.lang)
+    return Seating(
+        saved.record.rules, seed, saved.human, saved.names, bots, tr, saved.state,
+        save_path or saved.path,
+    )  # fmt: skip
+
+
+def new_seating(
+    edition: str,
+    players: int | None,
+    bots_text: str,
+    seat: int,
+    name: str | None,
+    seed: int | None,
+    lang: str | None,
+    save_path: Path | None,
+    options: dict[str, Any],
+) -> Seating:
+    """The seating of a new game from the command's options, checked."""
+    tr = language_for(lang)
+    kinds = bot_list(bots_text)
+    if players is None and len(kinds) > 1:
+        players = len(kinds) + 1
+    rules = build_rules(edition, {**rule_values(options), "players": players})
+    if not 0 <= seat < rules.players:
+        raise BadOptions(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
+    name = (name or "").strip() or tr("term.you")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        bots = _bots_for(kinds, rules.players, seat, seed)
+    except UnknownBotError as exc:
+        raise BadOptions(str(exc)) from None
+    names = seat_names(rules.players, seat, name)
+    return Seating(rules, seed, seat, names, bots, tr, save_path=save_path)
+
+
+def play_to_the_end(game: TerminalGame, console: Console, tr: Translator) -> int:
+    """Run the game until it ends, the person quits, input ends or Ctrl-C; the exit code."""
     try:
         game.run()
     except _Quit:
@@ -548,17 +523,23 @@ def play_command(
     except EOFError:
         console.print()
         console.print(Text(tr("term.eof"), "bold"))
-        code = EXIT_FAILED
+        return EXIT_FAILED
     except KeyboardInterrupt:
         console.print()
         console.print(Text(tr("term.interrupted"), "bold"))
-        code = EXIT_INTERRUPTED
-    path = save_path or default_record_path(seed)
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def save_and_tell(game: TerminalGame, seating: Seating, console: Console) -> None:
+    """Save the game's record and say where, and how to replay it or go on with it."""
+    tr = seating.tr
+    path = seating.save_path or default_record_path(seating.seed)
     meta = {
-        "program": "ono99 play",
-        "names": names,
-        "bots": [None if b is None else b.name for b in bots],
-        "human": seat,
+        "program": PROGRAM,
+        "names": seating.names,
+        "bots": [None if b is None else b.name for b in seating.bots],
+        "human": seating.seat,
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "lang": tr.lang,
     }
@@ -566,14 +547,13 @@ def play_command(
         save_record(game.state, path, meta)
     except OSError as exc:
         raise CliError(f"could not save the record to {path}: {exc.strerror or exc}") from None
-    console.print(Text(tr("term.saved", path=str(path), seed=seed), "bold"))
+    console.print(Text(tr("term.saved", path=str(path), seed=seating.seed), "bold"))
     where = shlex.quote(str(path.resolve()))  # works from any folder
     again = f"{program()} replay {where}"
     console.print(Text(tr("term.replay_with", command=again), "dim"))
     if not game.state.over:
         resume_again = f"{program()} play --resume {where}"
         console.print(Text(tr("term.resume_with", command=resume_again), "dim"))
-    ctx.exit(code)
 
 
 def _line_reader(interactive: bool) -> Callable[[], str]:

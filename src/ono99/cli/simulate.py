@@ -1,10 +1,10 @@
 """``ono99 simulate``: many games between bots, and each seat's win rate.
 
 One player per bot named in ``--bots``, each in its seat for every game. The games are a batch
-of ``ono99.sim.batch``: game ``i``'s seeds follow its one seeding rule (``game_seeds``, hashed
-from SEED and ``i``, as a tournament's), so a run is reproducible from its seed; the first
-dealer of each game is drawn from its deal seed, so no seat is favoured by always playing
-first. A win shared by tied winners counts fractionally.
+of ``ono99.sim.runner``: game ``i``'s seeds follow the one seeding rule
+(``sim.seeding.game_seeds``, hashed from SEED and ``i``, as a tournament's), so a run is
+reproducible from its seed; the first dealer of each game is drawn from its deal seed, so no
+seat is favoured by always playing first. A win shared by tied winners counts fractionally.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import json
 import math
 import secrets
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -22,9 +20,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..engine import Rules
-from ..sim.batch import play_batch, play_seeded
 from ..sim.driver import BotError
+from ..sim.seated import run_seated
+from ..sim.tally import Tally
 from .command import Command
 from .options import (
     BadOptions,
@@ -39,73 +37,21 @@ from .options import (
 from .render import print_block
 
 
-@dataclass
-class Tally:
-    """What a run of games adds up to."""
-
-    bots: list[str]
-    games: int = 0
-    wins: list[float] = field(default_factory=list)
-    actions: int = 0
-    rounds: int = 0
-
-    def __post_init__(self) -> None:
-        self.wins = [0.0] * len(self.bots)
-
-    def win_rates(self) -> list[float]:
-        return [w / self.games if self.games else 0.0 for w in self.wins]
-
-
-@dataclass(frozen=True)
-class Seated:
-    """The batch: ``games`` games of ``rules``, ``bots[s]`` at seat ``s`` in every one."""
-
-    rules: Rules
-    bots: tuple[str, ...]
-    games: int
-    seed: int
-
-    def play(self, index: int) -> tuple[tuple[int, ...], int, int]:
-        """Game ``index``: its winners, actions and rounds."""
-        final = play_seeded(self.rules, self.bots, self.seed, index)
-        return final.winners, final.moves, final.round
-
-
-def run_games(
-    rules: Rules,
-    bots: list[str],
-    games: int,
-    seed: int,
-    on_game: Callable[[], None] | None = None,
-) -> Tally:
-    """Play ``games`` games between fresh ``bots`` (one per seat) and tally them."""
-    tally = Tally(bots)
-    for winners, actions, rounds in play_batch(Seated(rules, tuple(bots), games, seed)):
-        for w in winners:
-            tally.wins[w] += 1 / len(winners)
-        tally.games += 1
-        tally.actions += actions
-        tally.rounds += rounds
-        if on_game:
-            on_game()
-    return tally
-
-
 def _wins_text(wins: float) -> str:
     return str(round(wins)) if math.isclose(wins, round(wins), abs_tol=1e-9) else f"{wins:.2f}"
 
 
-def table_of(tally: Tally) -> Table:
+def table_of(bots: list[str], tally: Tally) -> Table:
     table = Table(title=None, show_footer=True, box=None, padding=(0, 2), pad_edge=False)
     rates = tally.win_rates()
     table.add_column("seat", footer="all", justify="right")
     table.add_column("bot")
     table.add_column("wins", footer=_wins_text(sum(tally.wins)), justify="right")
     table.add_column("win rate", footer=f"{sum(rates):.1%}", justify="right")
-    table.add_column("± 95%", justify="right")
-    for seat, (bot, wins, rate) in enumerate(zip(tally.bots, tally.wins, rates, strict=True)):
-        half = 1.96 * math.sqrt(rate * (1 - rate) / tally.games) if tally.games else 0.0
-        table.add_row(str(seat), bot, _wins_text(wins), f"{rate:.1%}", f"{half:.1%}")
+    table.add_column("95% interval", justify="right")
+    rows = zip(bots, tally.wins, rates, tally.intervals(), strict=True)
+    for seat, (bot, wins, rate, (low, high)) in enumerate(rows):
+        table.add_row(str(seat), bot, _wins_text(wins), f"{rate:.1%}", f"{low:.1%}–{high:.1%}")
     return table
 
 
@@ -156,9 +102,9 @@ def simulate_command(
             )
             with Progress(*columns, console=console, transient=True) as progress:
                 task = progress.add_task("games", total=games)
-                tally = run_games(rules, bots, games, seed, lambda: progress.advance(task))
+                tally = run_seated(rules, bots, games, seed, lambda: progress.advance(task))
         else:
-            tally = run_games(rules, bots, games, seed)
+            tally = run_seated(rules, bots, games, seed)
     except BotError as exc:
         raise CliError(str(exc)) from None
     if as_json:
@@ -177,7 +123,7 @@ def simulate_command(
     console.print(
         f"{tally.games} games · {rules.edition} edition · {len(bots)} players · seed {seed}"
     )
-    print_block(console, table_of(tally))
+    print_block(console, table_of(bots, tally))
     console.print(
         f"average per game: {tally.actions / tally.games:.1f} actions, "
         f"{tally.rounds / tally.games:.2f} rounds"

@@ -9,17 +9,15 @@ one process, several, or a Dask cluster played it. The output folder gets ``game
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import secrets
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 from rich.console import Console
@@ -34,9 +32,10 @@ from rich.progress import (
 from rich.table import Table
 
 from ..bots import bot_info
-from ..invocation import HOME_HELP, ono99_home, pip_install
+from ..invocation import HOME_HELP, pip_install
 from ..sim.driver import BotError
-from ..sim.tournament import GameResult, Results, Tournament, have_ratings, play_games
+from ..sim.tournament import Tournament, have_ratings
+from ..sim.tournament_folder import FolderError, FolderRun, play_into_folder, prepare_folder
 from .command import Command
 from .options import (
     BadOptions,
@@ -53,30 +52,6 @@ from .options import (
 from .render import print_block
 
 EXIT_INTERRUPTED = 130
-
-
-def default_out() -> Path:
-    """A new folder under ``$ONO99_HOME/tournaments``, named for the time."""
-    folder = ono99_home() / "tournaments"
-    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = folder / stamp
-    n = 2
-    while path.exists():
-        path = folder / f"{stamp}-{n}"
-        n += 1
-    return path
-
-
-def prepare_out(out: Path | None) -> Path:
-    path = default_out() if out is None else out
-    for name in ("games.jsonl", "summary.json"):
-        if (path / name).exists():
-            raise CliError(f"{path / name} already exists; choose another --out")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CliError(f"cannot create {path}: {exc.strerror or exc}") from None
-    return path
 
 
 # --------------------------------------------------------------------------- progress
@@ -194,12 +169,6 @@ def seats_table(summary: dict[str, Any]) -> Table:
     return table
 
 
-def write_summary(path: Path, summary: dict[str, Any]) -> None:
-    partial = path.with_suffix(".json.part")
-    partial.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    partial.replace(path)
-
-
 class Stopper:
     """Ctrl-C and SIGTERM ask the games to stop (see ``play_games``): the workers are
     stopped, and games.jsonl and the summary keep the games finished before. A second
@@ -294,74 +263,73 @@ def tournament_command(
     if games < 1:
         raise BadOptions(f"--games must be at least 1, not {games}")
     workers = workers_value(workers)
-    if address is not None:
-        try:
-            import dask.distributed  # noqa: F401
-        except ImportError:
-            raise CliError(f"--address needs Dask: {pip_install('tournament')}") from None
+    if address is not None and not have_dask():
+        raise CliError(f"--address needs Dask: {pip_install('tournament')}")
     rules = build_rules(edition, {**rule_values(options), "players": len(bots)})
-    if seed is None:
-        seed = secrets.randbelow(2**31)
+    seed = secrets.randbelow(2**31) if seed is None else seed
     tournament = Tournament(rules, tuple(bots), games, seed)
-    folder = prepare_out(out)
+    try:
+        folder = prepare_folder(out)
+    except FolderError as exc:
+        raise CliError(str(exc)) from None
 
     console = Console(force_terminal=sys.stdout.isatty(), highlight=False, emoji=False)
     err = Console(stderr=True, force_terminal=sys.stderr.isatty(), highlight=False, emoji=False)
+    print_header(console, tournament, workers, address)
+    try:
+        with Stopper().installed() as stopper, progress(games, err) as on_done:
+            run = play_into_folder(
+                tournament,
+                folder,
+                workers=workers,
+                address=address,
+                on_done=on_done,
+                stop=stopper.asked,
+                made_folder=out is None,
+            )
+    except (ConnectionError, BotError) as exc:
+        raise CliError(str(exc)) from None
+    if not run.complete:
+        err.print(
+            f"interrupted after {run.summary['games']} of {games} games; kept their records in "
+            f"{run.games_path} and their summary in {run.summary_path}",
+            soft_wrap=True,
+        )
+        sys.exit(EXIT_INTERRUPTED)
+    print_results(console, run)
+
+
+def have_dask() -> bool:
+    """Whether Dask's distributed scheduler (the ``tournament`` extra) is installed."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def print_header(
+    console: Console, tournament: Tournament, workers: int, address: str | None
+) -> None:
+    """What is about to be played, and what the results will lack."""
+    rules, games, players = tournament.rules, tournament.games, len(tournament.bots)
     where = f"Dask at {address}" if address else f"{workers} worker{'s' * (workers > 1)}"
     console.print(
-        f"{games} games · {rules.edition} edition · {len(bots)} players · seed {seed} · {where}"
+        f"{games} games · {rules.edition} edition · {players} players · "
+        f"seed {tournament.seed} · {where}"
     )
-    if games % len(bots):
+    if games % players:
         console.print(
-            f"note: {games} games is not a multiple of {len(bots)} players, "
+            f"note: {games} games is not a multiple of {players} players, "
             "so the seats are balanced to within one game"
         )
     if not have_ratings():
         console.print(f"note: no ratings without openskill: {pip_install('tournament')}")
 
-    results = Results.start(tournament)
-    started_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    start = time.monotonic()
-    games_path = folder / "games.jsonl"
-    try:
-        with (
-            games_path.open("w", encoding="utf-8") as saved,
-            Stopper().installed() as stopper,
-            progress(games, err) as on_done,
-        ):
-            stop = stopper.asked
-            run = play_games(
-                tournament, workers=workers, address=address, on_done=on_done, stop=stop
-            )
-            _save_all(run, results, saved)
-    except KeyboardInterrupt:
-        pass  # a second Ctrl-C: stop at once, keep what there is
-    except (ConnectionError, BotError) as exc:
-        games_path.unlink()
-        if out is None:
-            folder.rmdir()  # made for this run, and still empty
-        raise CliError(str(exc)) from None
-    seconds = time.monotonic() - start
-    complete = results.games == games
-    summary = results.summary()
-    summary["run"] = {
-        "complete": complete,
-        "executor": "dask" if address else "processes" if workers > 1 else "serial",
-        "workers": None if address else workers,
-        "address": address,
-        "started": started_at,
-        "seconds": round(seconds, 3),
-        "games_per_second": round(results.games / seconds, 1) if seconds else None,
-    }
-    write_summary(folder / "summary.json", summary)
 
-    if not complete:
-        err.print(
-            f"interrupted after {results.games} of {games} games; kept their records in "
-            f"{games_path} and their summary in {folder / 'summary.json'}",
-            soft_wrap=True,
-        )
-        sys.exit(EXIT_INTERRUPTED)
+def print_results(console: Console, run: FolderRun) -> None:
+    """The tables, the averages, the speed and where the files are."""
+    summary = run.summary
     print_block(console, bots_table(summary))
     if any(bot_info(bot["bot"]).sees_all for bot in summary["bots"]):
         console.print("* sees every card: a measure of the ceiling of skill, not an opponent")
@@ -373,18 +341,7 @@ def tournament_command(
         f"average per game: {averages['actions']:.1f} actions, {averages['rounds']:.2f} rounds"
         f" · {summary['shared_wins']} shared wins"
     )
+    seconds = run.seconds
     console.print(f"{_duration(seconds)} · {rate_text(summary['games'], seconds)}", soft_wrap=True)
-    console.print(f"games: {folder / 'games.jsonl'}", soft_wrap=True)
-    console.print(f"summary: {folder / 'summary.json'}", soft_wrap=True)
-
-
-def _save_all(run: Generator[GameResult, None, None], results: Results, saved: IO[str]) -> None:
-    """Append each game's record to the file and add it up, in game order, as they come."""
-    try:
-        for game in run:
-            saved.write(game.record + "\n")
-            results.add(game)
-            if game.index % 64 == 63:
-                saved.flush()
-    finally:
-        run.close()
+    console.print(f"games: {run.games_path}", soft_wrap=True)
+    console.print(f"summary: {run.summary_path}", soft_wrap=True)

@@ -2,7 +2,8 @@
 
 The vocabulary: ``make_rules`` → ``new_game`` → ``to_act`` / ``next_seat`` / ``legal_actions`` /
 ``why_illegal`` / ``apply`` → ``view``, ``summarize``, ``record_of`` / ``load_record`` /
-``replay``; a position's text form, ``position_text`` / ``parse_position`` (like FEN), and
+``replay``; ``total_after`` a card and ``must_bust`` (M3), asked of a state or a view;
+a position's text form, ``position_text`` / ``parse_position`` (like FEN), and
 ``make_position`` from its parts; ``state_from_view``, a full state from a seat's view and the
 cards it hides.
 """
@@ -19,13 +20,16 @@ from .errors import (
     SetupError,
 )
 from .game import (
+    HAND_SIZE,
     apply,
     apply_unchecked,
     is_bust,
     legal_actions,
+    must_bust,
     new_game,
     next_seat,
     to_act,
+    total_after,
     why_illegal,
 )
 from .position import make_position, parse_position, position_text
@@ -45,6 +49,7 @@ __all__ = [
     "DRAW",
     "EDITIONS",
     "FORMAT",
+    "HAND_SIZE",
     "IN",
     "OPTIONS",
     "OUT",
@@ -78,6 +83,7 @@ __all__ = [
     "load_record",
     "make_position",
     "make_rules",
+    "must_bust",
     "new_game",
     "next_seat",
     "parse_action",
@@ -90,6 +96,7 @@ __all__ = [
     "state_from_view",
     "summarize",
     "to_act",
+    "total_after",
     "view",
     "why_illegal",
 ]  # fmt: skip

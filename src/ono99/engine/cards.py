@@ -7,9 +7,9 @@ differ by language and edition (Play 2 / Double Play), are ``ono99.i18n.card_lab
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from .errors import NotationError
+from .errors import NotationError, Ono99Error, SetupError
 
 CARD_NAMES: tuple[str, ...] = tuple(str(n) for n in range(11)) + (
     "-10",
@@ -26,7 +26,7 @@ PLAY2 = 13
 HOLD = 14
 ONO99 = 15
 
-_BY_NAME = {name: card for card, name in enumerate(CARD_NAMES)}
+_BY_NAME: dict[object, int] = {name: card for card, name in enumerate(CARD_NAMES)}
 # Spellings a person might type; the notation itself always prints the N1 name.
 _ALIASES = {
     "−10": MINUS_TEN,
@@ -83,3 +83,50 @@ def counts(cards: Iterable[int]) -> list[int]:
     for card in cards:
         out[card] += 1
     return out
+
+
+def card_ids(
+    cards: Iterable[int | str],
+    where: str,
+    error: Callable[[str, str], Ono99Error] = SetupError,
+) -> tuple[int, ...]:
+    """The card ids of a list of ids or N1 names (or other spellings), in its order: the one
+    parser of a card list. The first entry that is no card raises ``error(f"{where}[i]", why)``
+    (a ``SetupError`` unless the caller names another, e.g. ``PositionError``)."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise error(where, f"must be a list of cards, not {cards!r}")
+    try:  # the common case, fast: ids and N1 names
+        return tuple(
+            c if type(c) is int and 0 <= c < NUM_CARD_KINDS else _BY_NAME[c] for c in cards
+        )
+    except (KeyError, TypeError):  # another spelling, or no card: the careful way, which says
+        pass
+    out = []
+    for i, card in enumerate(cards):
+        if isinstance(card, str):
+            try:
+                out.append(parse_card(card))
+            except NotationError as exc:
+                raise error(f"{where}[{i}]", str(exc)) from None
+        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < NUM_CARD_KINDS:
+            out.append(card)
+        else:
+            raise error(f"{where}[{i}]", f"not a card: {card!r}")
+    return tuple(out)
+
+
+def check_permutation(
+    cards: tuple[int, ...], expected: Iterable[int], where: str, what: str
+) -> tuple[int, ...]:
+    """``cards``, if it holds exactly the cards of ``expected`` (in any order); else a
+    ``SetupError`` naming the first card kind whose count differs."""
+    have, want = counts(cards), counts(expected)
+    if have != want:
+        for card, (h, e) in enumerate(zip(have, want, strict=True)):
+            if h != e:
+                raise SetupError(
+                    where,
+                    f"not a permutation of {what}: it has {h} × {CARD_NAMES[card]!r} "
+                    f"where {what} has {e}",
+                )
+    return cards

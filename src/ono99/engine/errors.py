@@ -54,7 +54,7 @@ class IllegalActionError(Ono99Error):
     ``engine.REASONS``, e.g. ``"too_high"``), ``rule`` (its RULES.md ID, e.g. ``"T1"``) and
     ``params`` (public facts, e.g. ``{"card": "10", "total": 95, "after": 105,
     "max_total": 98}``). The batch simulator, which does not say why, uses its own codes
-    (``sim.fast.batch``)."""
+    (``ono99.sim.fast.FastBatch``)."""
 
     def __init__(
         self,

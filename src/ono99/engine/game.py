@@ -20,7 +20,16 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .actions import DISCARD, DRAW, PLAY, Action, parse_action
-from .cards import CARD_NAMES, CARD_POINTS, MINUS_TEN, ONO99, PLAY2, REVERSE, counts, parse_card
+from .cards import (
+    CARD_NAMES,
+    CARD_POINTS,
+    MINUS_TEN,
+    ONO99,
+    PLAY2,
+    REVERSE,
+    card_ids,
+    check_permutation,
+)
 from .errors import IllegalActionError, SetupError
 from .reasons import REASONS, english
 from .rules import Rules
@@ -42,7 +51,7 @@ from .state import (
 if TYPE_CHECKING:
     from .view import View
 
-HAND_SIZE = 4
+HAND_SIZE = 4  # T2: the cards dealt to each seat, and the most a hand holds
 
 
 # --------------------------------------------------------------------------- starting
@@ -75,10 +84,10 @@ def new_game(
         ):
             raise SetupError(name, f"must be a list of card lists, not {value!r}")
     deck_list = tuple(
-        _check_permutation(_card_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
+        check_permutation(card_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
         for i, d in enumerate(decks or ())
     )
-    reshuffle_list = tuple(_card_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ()))
+    reshuffle_list = tuple(card_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ()))
     setup = Setup(seed, dealer, deck_list, reshuffle_list)
     w = _Work()
     w.rules = rules
@@ -111,38 +120,6 @@ def new_game(
     _deal(w)
     _settle(w)
     return w.freeze()
-
-
-def _card_ids(cards: Iterable[int | str], where: str) -> tuple[int, ...]:
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise SetupError(where, f"must be a list of cards, not {cards!r}")
-    out = []
-    for i, card in enumerate(cards):
-        if isinstance(card, str):
-            try:
-                out.append(parse_card(card))
-            except ValueError as exc:
-                raise SetupError(f"{where}[{i}]", str(exc)) from None
-        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARD_NAMES):
-            out.append(card)
-        else:
-            raise SetupError(f"{where}[{i}]", f"not a card: {card!r}")
-    return tuple(out)
-
-
-def _check_permutation(
-    cards: tuple[int, ...], expected: Iterable[int], where: str, what: str
-) -> tuple[int, ...]:
-    have, want = counts(cards), counts(expected)
-    if have != want:
-        for card, (h, e) in enumerate(zip(have, want, strict=True)):
-            if h != e:
-                raise SetupError(
-                    where,
-                    f"not a permutation of {what}: it has {h} × {CARD_NAMES[card]!r} "
-                    f"where {what} has {e}",
-                )
-    return cards
 
 
 # --------------------------------------------------------------------------- legality
@@ -210,13 +187,8 @@ def playable_cards(
         if c == prev:
             continue
         prev = c
-        if c <= 10:
-            ok = total + c <= max_total
-        elif c == MINUS_TEN:
-            after = total - 10
-            if after < 0 and not rules.negative_totals:
-                after = 0
-            ok = after <= max_total
+        if c <= 10 or c == MINUS_TEN:
+            ok = total_after(rules, total, c) <= max_total
         elif c == ONO99:
             ok = rules.ono99_on_tens and not ono99_played and total % 10 == 0 and total <= max_total
         elif c == PLAY2:
@@ -232,18 +204,46 @@ def _distinct(hand: tuple[int, ...]) -> list[int]:
     return sorted(set(hand))
 
 
+def total_after(rules: Rules, total: int, card: int) -> int:
+    """The total after ``card`` is played on ``total``: a number adds its value (T1), a −10
+    takes ten off, down to 0 unless ``negative_totals`` (K2); any other card leaves it."""
+    if card <= 10:
+        return total + card
+    if card == MINUS_TEN:
+        after = total - 10
+        return 0 if after < 0 and not rules.negative_totals else after
+    return total
+
+
+def must_bust(game: State | View) -> bool:
+    """Whether every card the seat to play may play is a bust (M3): points scoring, no draw
+    owed, no four ONO 99s to discard (K7), and no card keeps the total at most max_total.
+    ``game`` is the full state or a view; a view answers only for its own seat (False for
+    another seat, or a spectator), from the hand it shows, so both give the same answer."""
+    if game.over or game.to_play is None:
+        return False
+    if isinstance(game, State):
+        hand = game.hands[game.to_play]
+    elif game.seat == game.to_play and game.hand is not None:
+        hand = game.hand
+    else:
+        return False
+    return _busts(game, hand)
+
+
+def _busts(s: State | View | _Work, hand: tuple[int, ...]) -> bool:
+    """``must_bust`` for the seat to play, holding ``hand``."""
+    rules = s.rules
+    if rules.match != "points" or s.to_play in s.owes_draw:
+        return False
+    if rules.four_ono99_discard and hand.count(ONO99) >= 4:
+        return False
+    return not playable_cards(rules, hand, s.total, s.owed, s.ono99_played)
+
+
 def is_bust(state: State, action: Action) -> bool:
     """Whether ``action`` by the seat to play would be a bust (M3)."""
-    if state.over or state.rules.match != "points" or action.kind != "play":
-        return False
-    seat = state.to_play
-    assert seat is not None
-    if seat in state.owes_draw:
-        return False
-    hand = state.hands[seat]
-    if state.rules.four_ono99_discard and hand.count(ONO99) >= 4:
-        return False
-    return not playable_cards(state.rules, hand, state.total, state.owed, state.ono99_played)
+    return action.kind == "play" and must_bust(state)
 
 
 # --------------------------------------------------------------------------- applying
@@ -346,12 +346,7 @@ def _reason(
         return "ono99_needs_tens", {"total": total}
     if card == PLAY2 and game.owed == 2 and not rules.play2_deflects_play2:
         return "play2_not_first", {"card": name}
-    if card <= 10:
-        after = total + card
-    elif card == MINUS_TEN:
-        after = total - 10 if rules.negative_totals else max(0, total - 10)
-    else:
-        after = total
+    after = total_after(rules, total, card)
     code = "already_over" if after == total else "too_high"
     return code, {"card": name, "total": total, "after": after, "max_total": rules.max_total}
 
@@ -428,9 +423,7 @@ def _event(w: _Work, kind: str, seat: int | None = None, card: int | None = None
 def _play(w: _Work, seat: int, card: int) -> None:
     rules = w.rules
     hand = w.hands[seat]
-    bust = rules.match == "points" and not (
-        seat in w.owes_draw or playable_cards(rules, hand, w.total, w.owed, w.ono99_played)
-    )
+    bust = _busts(w, hand)  # the seat to play: only it may play a card
     i = hand.index(card)
     w.hands[seat] = hand[:i] + hand[i + 1 :]
     w.discard = w.discard + (card,)
@@ -440,13 +433,8 @@ def _play(w: _Work, seat: int, card: int) -> None:
         return
     first_of_two = w.owed == 2
     deflect = first_of_two and card in rules.deflectors
-    if card <= 10:
-        w.total += card
-    elif card == MINUS_TEN:
-        w.total -= 10
-        if w.total < 0 and not rules.negative_totals:
-            w.total = 0
-    elif card == REVERSE:
+    w.total = total_after(rules, w.total, card)
+    if card == REVERSE:
         w.direction = -w.direction
     elif card == ONO99:
         w.ono99_played = True
@@ -466,12 +454,7 @@ def _bust(w: _Work, seat: int, card: int) -> None:
     if mode == "reset":
         w.total = 0
     elif mode == "keep":
-        if card <= 10:
-            w.total += card
-        elif card == MINUS_TEN:
-            w.total -= 10
-            if w.total < 0 and not w.rules.negative_totals:
-                w.total = 0
+        w.total = total_after(w.rules, w.total, card)
     _event(w, "play", seat, card, w.total, "bust")
     _draw_after_play(w, seat)
     _out_of_round(w, seat)
@@ -532,7 +515,7 @@ def _draw(w: _Work, seat: int, k: int) -> None:
 def _reshuffle(w: _Work) -> None:
     k = w.reshuffle_count
     if k < len(w.setup.reshuffles):
-        pile = _check_permutation(
+        pile = check_permutation(
             w.setup.reshuffles[k], w.discard, f"reshuffles[{k}]", "the discard pile"
         )
     else:
@@ -732,12 +715,16 @@ def _finish(w: _Work, winners: list[int]) -> None:
 __all__ = [
     "CCW",
     "CW",
+    "HAND_SIZE",
     "apply",
     "apply_unchecked",
     "is_bust",
     "legal_actions",
+    "must_bust",
     "new_game",
     "next_seat",
+    "playable_cards",
     "to_act",
+    "total_after",
     "why_illegal",
 ]

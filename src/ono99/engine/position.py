@@ -33,9 +33,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import CARD_NAMES, NUM_CARD_KINDS
+from .cards import CARD_NAMES, card_ids, check_permutation
 from .errors import PositionError, RulesError, SetupError
-from .game import HAND_SIZE, _card_ids, _check_permutation, _to_play_actions
+from .game import HAND_SIZE, legal_actions
 from .rules import OPTIONS, Rules, make_rules
 from .state import CCW, CW, EMPTY_CHAIN, IN, OUT, OUT_OF_ROUND, Setup, State, Status
 
@@ -48,7 +48,6 @@ _SPECS = {spec.name: spec for spec in OPTIONS}
 _DIRECTIONS = {"cw": CW, "ccw": CCW}
 _INT = re.compile(r"-?[0-9]+")
 _STATUS = {status.value: status for status in Status}
-_CARD_IDS: dict[object, int] = {name: card for card, name in enumerate(CARD_NAMES)}
 
 Cards = Sequence[int | str]
 
@@ -248,15 +247,17 @@ def make_position(
     n = rules.players
     if len(hands) != n:
         raise PositionError("hands", f"must hold {n} hands, one per seat, not {len(hands)}")
-    hand_ids = [tuple(sorted(card_ids(h, f"hands[{s}]"))) for s, h in enumerate(hands)]
+    hand_ids = [
+        tuple(sorted(card_ids(h, f"hands[{s}]", PositionError))) for s, h in enumerate(hands)
+    ]
     for s, hand in enumerate(hand_ids):
         if len(hand) > HAND_SIZE:
             raise PositionError("hands", f"seat {s} holds {len(hand)} cards, at most {HAND_SIZE}")
-    pile_ids = card_ids(pile, "pile")
-    discard_ids = card_ids(discard, "discard")
+    pile_ids = card_ids(pile, "pile", PositionError)
+    discard_ids = card_ids(discard, "discard", PositionError)
     everywhere = [c for hand in hand_ids for c in hand] + list(pile_ids + discard_ids)
     try:
-        _check_permutation(tuple(everywhere), rules.deck, "cards", "the deck")
+        check_permutation(tuple(everywhere), rules.deck, "cards", "the deck")
     except SetupError as exc:
         raise PositionError("cards", f"hands, pile and discard together are {exc.detail}") from None
     if dealer is None:
@@ -317,12 +318,16 @@ def make_position(
     _check(ok, "seed", f"must be a whole number, not {seed!r}")
     try:
         deck_list = tuple(
-            _check_permutation(card_ids(d, f"decks[{i}]"), rules.deck, f"decks[{i}]", "the deck")
+            check_permutation(
+                card_ids(d, f"decks[{i}]", PositionError), rules.deck, f"decks[{i}]", "the deck"
+            )
             for i, d in enumerate(decks)
         )
     except SetupError as exc:
         raise PositionError(exc.where, exc.detail) from None
-    reshuffle_list = tuple(card_ids(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles))
+    reshuffle_list = tuple(
+        card_ids(r, f"reshuffles[{i}]", PositionError) for i, r in enumerate(reshuffles)
+    )
     # The orders of rounds and reshuffles already past are not part of a position: () holds
     # their places, where the engine never looks again.
     setup = Setup(
@@ -340,7 +345,7 @@ def make_position(
         decks_used=(), reshuffles_used=(), log=EMPTY_CHAIN, history=EMPTY_CHAIN, moves=0,
     )  # fmt: skip
     if not over:
-        legal = bool(_to_play_actions(state))
+        legal = bool(legal_actions(state))
         _check(legal, "to_play", f"seat {to_play} has no legal action: the game would move on")
     return state
 
@@ -348,21 +353,6 @@ def make_position(
 def _check(ok: bool, where: str, message: str) -> None:
     if not ok:
         raise PositionError(where, message)
-
-
-def card_ids(cards: Cards, where: str) -> tuple[int, ...]:
-    """Card ids for ids or N1 names (or other spellings), or a ``PositionError`` naming the
-    first that is no card, as ``where[i]``."""
-    try:  # the common case, fast: ids and N1 names
-        return tuple(
-            c if type(c) is int and 0 <= c < NUM_CARD_KINDS else _CARD_IDS[c] for c in cards
-        )
-    except (KeyError, TypeError):  # another spelling, or no card: the careful way, which says
-        pass
-    try:
-        return _card_ids(cards, where)
-    except SetupError as exc:
-        raise PositionError(exc.where, exc.detail) from None
 
 
 def _seat(seat: object, n: int, where: str) -> None:

@@ -19,10 +19,9 @@ from functools import cached_property
 from typing import NamedTuple
 
 from .actions import DISCARD, DRAW, PLAY, Action
-from .cards import CARD_NAMES, ONO99, counts
+from .cards import CARD_NAMES, ONO99, card_ids, counts
 from .errors import PositionError, SetupError
-from .game import legal_actions, playable_cards
-from .position import card_ids
+from .game import legal_actions, must_bust
 from .rules import Rules
 from .state import (
     EMPTY_CHAIN,
@@ -149,13 +148,7 @@ class View:
     def must_bust(self) -> bool:
         """Whether every card this seat may play is a bust (M3): points scoring, its turn,
         and no card keeps the total at most max_total."""
-        if self.hand is None or self.over or self.to_play != self.seat:
-            return False
-        if self.rules.match != "points" or self.seat in self.owes_draw:
-            return False
-        if self.rules.four_ono99_discard and self.hand.count(ONO99) >= 4:
-            return False
-        return not playable_cards(self.rules, self.hand, self.total, self.owed, self.ono99_played)
+        return must_bust(self)
 
 
 class _Public(NamedTuple):
@@ -255,13 +248,13 @@ def state_from_view(
     for s, cards in hands.items():
         if s not in public.hidden:
             raise PositionError("hands", f"seat {s!r}'s hand is not hidden from seat {seat}")
-        full[s] = tuple(sorted(card_ids(cards, f"hands[{s}]")))
+        full[s] = tuple(sorted(card_ids(cards, f"hands[{s}]", PositionError)))
     for s in public.hidden:
         if len(full[s]) != v.hand_sizes[s]:
             raise PositionError(
                 "hands", f"seat {s} holds {v.hand_sizes[s]} cards, not {len(full[s])}"
             )
-    pile_ids = card_ids(pile, "pile")
+    pile_ids = card_ids(pile, "pile", PositionError)
     if len(pile_ids) != v.draw_pile:
         raise PositionError("pile", f"the draw pile holds {v.draw_pile} cards, not {len(pile_ids)}")
     given = counts(pile_ids)

@@ -22,7 +22,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine import ALL_ACTIONS, CARD_NAMES, Rules, State, Status, parse_card
+from ..engine import ALL_ACTIONS, CARD_NAMES, Rules, State, Status
+from ..engine.cards import card_ids
 from ..engine.errors import IllegalActionError, RulesError, SetupError
 from ..invocation import pip_install
 from .contract import Facts
@@ -65,10 +66,11 @@ class Deal(NamedTuple):
 
 
 def _card_ids(cards: Sequence[int | str], where: str, game: int) -> np.ndarray:
+    """The engine's parser of a card list (``card_ids``), its error naming the game too."""
     try:
-        return np.array([parse_card(c) if isinstance(c, str) else c for c in cards], np.int64)
-    except (ValueError, TypeError) as error:
-        raise SetupError(where, f"game {game}: {error}") from None
+        return np.array(card_ids(cards, where), np.int64)
+    except SetupError as error:
+        raise SetupError(where, f"game {game}: {error.detail}") from None
 
 
 @dataclass(frozen=True)

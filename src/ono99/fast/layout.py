@@ -66,11 +66,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import ALL_ACTIONS, Rules
+from ..engine import ALL_ACTIONS, HAND_SIZE, Rules
 from ..engine.cards import CARD_POINTS, DECK_COUNTS, NUM_CARD_KINDS
 
 SEATS = 6  # the most players (C3)
-HAND = 4  # hand slots (T2)
+HAND = HAND_SIZE  # hand slots (T2)
 PILE = max(sum(c) for c in DECK_COUNTS.values())  # 112: the largest deck
 EMPTY = -1  # a free hand slot
 NUM_ACTIONS = len(ALL_ACTIONS)  # 18: 16 plays by card id, discard ono99, draw

@@ -31,10 +31,9 @@ from typing import Protocol
 
 from ..engine import DISCARD, DRAW, IN, OUT, OUT_OF_ROUND, Action, Rules, State, Status
 from ..engine.cards import CARD_POINTS, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
-from ..engine.game import playable_cards
+from ..engine.game import HAND_SIZE, playable_cards
 from .contract import Facts
 
-HAND_SIZE = 4
 _KINDS = tuple(range(NUM_CARD_KINDS))
 _DRAW, _DISCARD = DRAW.index, DISCARD.index
 UNPLAYABLE = 1 << 8  # a card kind's entry in ``Playout.row`` when it may not be played now

@@ -1,4 +1,5 @@
-"""Playing many games: drivers, self-play and statistics."""
+"""Playing many games: the game loop (``driver``), the seeding rule (``seeding``), the runner of
+batches (``runner``, with its worker ``processes``), tournaments, statistics and the analysis."""
 
 from .driver import BotError, play_game
 

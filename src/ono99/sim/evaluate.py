@@ -37,8 +37,8 @@ from typing import Any
 from ..bots import Agent, Bot, check_bot, make_bot, make_opponent
 from ..bots.network import numpy_for
 from ..engine import ALL_ACTIONS, Action, Rules, State, View, make_rules, to_act
-from .batch import derived_seed
 from .driver import BotError, play_game
+from .seeding import derived_seed
 from .stats import wilson_interval
 
 Policy = Callable[[Any, Any], Any]

@@ -2,9 +2,9 @@
 
 A ``Tournament`` names the rules, the lineup (one bot per seat; a name may repeat), the number
 of games and a seed. Game ``i`` is a pure function of those: its seeds follow the one seeding
-rule of ``batch.game_seeds`` (hashed from the tournament seed and ``i``), and it seats the
+rule of ``seeding.game_seeds`` (hashed from the tournament seed and ``i``), and it seats the
 lineup rotated by ``i mod n``, so over any ``n`` consecutive games every lineup entry sits in
-every seat once. A tournament is a batch (``batch.Batch``): ``play_games`` has its games
+every seat once. A tournament is a batch (``runner.Batch``): ``play_games`` has its games
 played anywhere — serially, in local processes, or on a Dask cluster — and hands them back in
 game order, so everything computed from them (the ``games.jsonl`` file, the summary, the
 ratings) is the same whatever played them.
@@ -37,8 +37,10 @@ from typing import Any
 
 from ..bots import bot_info, check_bot
 from ..engine import Rules, State, record_of
-from .batch import Done, Stop, play_batch, play_seeded
+from .runner import Done, Stop, play_batch
+from .seeding import play_seeded
 from .stats import wilson_interval
+from .tally import Tally
 
 SUMMARY_FORMAT = "ono99-tournament/1"
 
@@ -69,7 +71,7 @@ class Tournament:
         return self.bots[r:] + self.bots[:r]
 
     def play(self, index: int) -> GameResult:
-        """Game ``index`` (``play_one``): a tournament is a batch of games (``batch.Batch``)."""
+        """Game ``index`` (``play_one``): a tournament is a batch of games (``runner.Batch``)."""
         return play_one(self, index)
 
     def to_dict(self) -> dict[str, Any]:
@@ -161,7 +163,7 @@ def play_games(
     on_done: Done | None = None,
     stop: Stop | None = None,
 ) -> Generator[GameResult, None, None]:
-    """Every game of ``tournament``, in game order whoever plays them (``batch.play_batch``:
+    """Every game of ``tournament``, in game order whoever plays them (``runner.play_batch``:
     ``address`` a Dask scheduler, else ``workers`` local processes; ``on_done`` and
     ``stop`` as there)."""
     return play_batch(tournament, workers=workers, address=address, on_done=on_done, stop=stop)
@@ -236,22 +238,22 @@ class Results:
 
     tournament: Tournament
     ratings: Ratings | None = None
-    games: int = 0
-    actions: int = 0
-    rounds: int = 0
-    shared: int = 0  # games won by tied winners
+    seats: Tally = field(init=False)  # per seat whoever sat there; games, actions, rounds
     wins: dict[str, float] = field(default_factory=dict)
     seat_games: dict[str, list[int]] = field(default_factory=dict)
     seat_wins: dict[str, list[float]] = field(default_factory=dict)
-    wins_by_seat: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         n = len(self.tournament.bots)
         names = list(dict.fromkeys(self.tournament.bots))
+        self.seats = Tally(n)
         self.wins = dict.fromkeys(names, 0.0)
         self.seat_games = {name: [0] * n for name in names}
         self.seat_wins = {name: [0.0] * n for name in names}
-        self.wins_by_seat = [0.0] * n
+
+    @property
+    def games(self) -> int:
+        return self.seats.games
 
     @classmethod
     def start(cls, tournament: Tournament, *, ratings: bool = True) -> Results:
@@ -260,10 +262,7 @@ class Results:
         return cls(tournament, Ratings(names) if ratings and have_ratings() else None)
 
     def add(self, result: GameResult) -> None:
-        self.games += 1
-        self.actions += result.actions
-        self.rounds += result.rounds
-        self.shared += len(result.winners) > 1
+        self.seats.add(result.winners, result.actions, result.rounds)
         for seat, name in enumerate(result.bots):
             self.seat_games[name][seat] += 1
         share = 1 / len(result.winners)
@@ -271,7 +270,6 @@ class Results:
             name = result.bots[seat]
             self.wins[name] += share
             self.seat_wins[name][seat] += share
-            self.wins_by_seat[seat] += share
         if self.ratings is not None:
             self.ratings.update(result.bots, result.finish)
 
@@ -289,9 +287,9 @@ class Results:
             bots.append(bot)
         seats = [
             {"seat": seat, **_interval(wins, self.games)}
-            for seat, wins in enumerate(self.wins_by_seat)
+            for seat, wins in enumerate(self.seats.wins)
         ]
-        per_game = max(1, self.games)
+        actions, rounds = self.seats.averages()
         return {
             "format": SUMMARY_FORMAT,
             "config": self.tournament.to_dict(),
@@ -299,8 +297,8 @@ class Results:
             "bots": bots,
             "seats": seats,
             "ratings": None if self.ratings is None else self.ratings.to_dict(),
-            "averages": {"actions": self.actions / per_game, "rounds": self.rounds / per_game},
-            "shared_wins": self.shared,
+            "averages": {"actions": actions, "rounds": rounds},
+            "shared_wins": self.seats.shared,
         }
 
 

@@ -145,15 +145,3 @@ class Store(Protocol):
         """Up to ``limit`` open tables unchanged since ``before`` (``time.time()``), the
         longest idle first."""
         ...
-
-
-def open_store(url: str, *, durable: bool = False) -> Store:
-    """A store for ``url``: ``postgresql://…`` (or ``postgres://…``) for PostgreSQL, anything
-    else is a SQLite file path."""
-    if url.startswith(("postgresql://", "postgres://")):
-        from .postgres import PostgresStore
-
-        return PostgresStore(url, durable=durable)
-    from .sqlite import SqliteStore
-
-    return SqliteStore(url, durable=durable)

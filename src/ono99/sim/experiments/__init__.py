@@ -9,7 +9,7 @@ phase. Shared by all: ``core`` (settings, bots, cells played as one batch of gam
 approximation for means and for paired differences) and ``events`` (reading a game's events).
 
 Reproducibility: game ``i`` of every cell has the seeds of game ``i`` of the run, by the one
-seeding rule of ``ono99.sim.batch.game_seeds`` (the deal's seed and each bot's seed hashed from
+seeding rule of ``ono99.sim.seeding.game_seeds`` (the deal's seed and each bot's seed hashed from
 SEED and ``i``, the first dealer drawn from the deal's seed), so every cell plays the same
 deals. The games can run in other processes (``workers``); they come back in game order, so
 the results do not depend on the number of workers.
@@ -28,7 +28,7 @@ The figures of the published run are in docs/analysis/report.md (its one home).
 from __future__ import annotations
 
 from .card_effects import CardEffects, CardRow, card_effects
-from .core import (
+from .cells import (
     BOT,
     DANGER_MARGIN,
     EDITIONS,

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...engine import State, make_rules, to_act
 from ...engine.cards import CARD_NAMES, DECK_COUNTS
-from .core import BOT, DANGER_MARGIN, EDITIONS, PLAYERS, Cell, OnGame, run_cells, self_play
+from .cells import BOT, DANGER_MARGIN, EDITIONS, PLAYERS, Cell, OnGame, run_cells, self_play
 from .estimates import Estimate, proportion
 from .events import danger_outcomes, is_knockout
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .core import BOT, EDITIONS, MATCHES, PLAYERS, Cell, OnGame, run_cells, self_play
+from .cells import BOT, EDITIONS, MATCHES, PLAYERS, Cell, OnGame, run_cells, self_play
 from .estimates import Distribution
 from .events import count_turns
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import defaults, make_rules
-from ..batch import game_seeds
 from ..driver import play_game
-from .core import (
+from ..seeding import game_seeds
+from .cells import (
     BOT,
     EDITIONS,
     PLAYERS,

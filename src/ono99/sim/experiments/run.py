@@ -12,7 +12,7 @@ from .. import costs
 from ..costs import game_seconds
 from .card_effects import CardEffects, card_effects
 from .card_effects import cells as card_cells
-from .core import (
+from .cells import (
     BOT,
     EDITIONS,
     MATCHES,

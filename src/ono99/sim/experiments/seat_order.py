@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import defaults
-from .core import BOT, EDITIONS, PLAYER_COUNTS, Cell, OnGame, run_cells, self_play
+from .cells import BOT, EDITIONS, PLAYER_COUNTS, Cell, OnGame, run_cells, self_play
 from .estimates import Distribution, Estimate, chi_square_sf, proportion
 from .events import count_turns, position_of
 

@@ -461,7 +461,7 @@ def report_markdown(
         ),
         f"- Seeds: game *i* of every cell is dealt from a seed hashed from {a.seed} and *i* "
         "(the same deals across cells), with the first dealer drawn from that seed; the bot "
-        "in seat *s* gets a seed hashed from them and *s* (`ono99.sim.batch.game_seeds`, "
+        "in seat *s* gets a seed hashed from them and *s* (`ono99.sim.seeding.game_seeds`, "
         "the rule of `ono99 tournament` and `ono99 simulate` too).",
         f"- Strong bot: {a.strong}{options_text(a.strong_options)}; the other bots are greedy "
         "(src/ono99/bots/greedy.py).",

@@ -1,37 +1,23 @@
-"""Batches of bot games: one rule for their seeds, and one runner that plays them anywhere.
+"""The runner of batches of games (``play_batch``): it plays them here, in local worker
+processes, or on a Dask cluster, and hands back the same results in the same order.
 
-**The seeding rule** (``game_seeds``). Game ``i`` of a run with seed ``SEED`` is dealt from
-``derived_seed(SEED, i)``, a SHA-256 hash of the two, and its first dealer is drawn from that
-deal seed (``new_game`` with no dealer); the bot at seat ``s`` gets
-``derived_seed(SEED, i, "seat", s)``. A game is therefore a pure function of the run's seed and
-its index: ``ono99 tournament``, ``ono99 simulate`` and every experiment of ``ono99 analyze``
-deal game ``i`` of a run the same way, and experiments that compare rule sets play the same
-deals under each (paired games). The hash's label, ``ono99-tournament``, is where the rule was
-first used; it stays so that published tournament records keep their seeds.
-
-**The runner** (``play_batch``). A batch (``Batch``) says how many games it holds and plays
-game ``i`` on request; it must pickle, so that its games can be played in other processes.
-``play_batch`` hands its results back in game order whoever played them — here, in local
-worker processes, or on a Dask cluster — so everything computed from them is the same
-whatever the number of workers.
+A batch (``Batch``) says how many games it holds and plays game ``i`` on request; it must
+pickle, so that its games can be played in other processes. ``play_batch`` hands its results
+back in game order whoever played them, so everything computed from them is the same whatever
+the number of workers. Which seeds game ``i`` is played with is ``seeding.py``'s rule.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import queue
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
-from ..bots import make_bot
-from ..engine import Rules, State
-from .driver import play_game
-from .workers import context as workers_context
-from .workers import ignore_sigint, sigint_held
+from .processes import context as workers_context
+from .processes import ignore_sigint, sigint_held
 
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -39,33 +25,6 @@ R_co = TypeVar("R_co", covariant=True)
 MAX_CHUNK = 64  # games per task sent to a worker: few enough for a lively progress bar
 POLL = 0.1  # seconds between looks at ``stop`` while waiting for workers
 IN_FLIGHT = 4  # chunks handed out per worker at a time: enough to keep it busy
-SEED_LABEL = "ono99-tournament"
-
-
-# --------------------------------------------------------------------------- seeds
-
-
-def derived_seed(*parts: object) -> int:
-    """A seed hashed from ``parts``; below 2**53 so that any JSON reader keeps it exact."""
-    text = ":".join([SEED_LABEL, *map(str, parts)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 11
-
-
-@dataclass(frozen=True)
-class GameSeeds:
-    """Where game ``index`` of a run comes from: the deal's seed (the first dealer is drawn
-    from it) and each seat's bot seed."""
-
-    deal: int
-    bots: tuple[int, ...]  # per seat
-
-
-def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
-    """The seeds of game ``index`` of the run with seed ``seed`` (the module docstring)."""
-    return GameSeeds(
-        derived_seed(seed, index),
-        tuple(derived_seed(seed, index, "seat", s) for s in range(players)),
-    )
 
 
 def cores() -> int:
@@ -74,14 +33,6 @@ def cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0)) or 1
     return os.cpu_count() or 1
-
-
-def play_seeded(rules: Rules, bots: Sequence[str], seed: int, index: int) -> State:
-    """Game ``index`` of the run with seed ``seed``: ``bots[s]`` (a registered name) at seat
-    ``s``, seeded by the rule of ``game_seeds``; the final state."""
-    seeds = game_seeds(seed, index, len(bots))
-    players = [make_bot(name, s) for name, s in zip(bots, seeds.bots, strict=True)]
-    return play_game(rules, players, seeds.deal)
 
 
 # --------------------------------------------------------------------------- the runner
@@ -258,13 +209,9 @@ def _dask_chunks(batch: Batch[Any], address: str, stop: Stop | None) -> Chunks:
 
 __all__ = [
     "Batch",
-    "GameSeeds",
     "chunks",
     "cores",
-    "derived_seed",
-    "game_seeds",
     "in_order",
     "play_batch",
     "play_chunk",
-    "play_seeded",
 ]
