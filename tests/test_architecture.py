@@ -296,13 +296,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 # Known loops, each (its modules, sorted): why it is still here and who is removing it. An entry
 # whose loop is gone fails the test, so the list can only shrink.
-KNOWN_LOOPS: dict[tuple[str, ...], str] = {
-    ("ono99.server.runner", "ono99.server.workers"): (
-        "server.runner starts --workers through server.workers (a function-local import), "
-        "which serves each child with runner.serve_on; server/ was being rewritten when the "
-        "loop test came (the serve-command work): its owners untangle it"
-    ),
-}
+KNOWN_LOOPS: dict[tuple[str, ...], str] = {}
 
 
 def test_no_import_loops() -> None:

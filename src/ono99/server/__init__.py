@@ -22,8 +22,12 @@ def __getattr__(name: str) -> Any:
         from .app import create_app
 
         return create_app
-    if name in ("BackgroundServer", "run", "serve"):
+    if name in ("BackgroundServer", "run"):
         from . import runner
 
         return getattr(runner, name)
+    if name == "serve":
+        from .workers import serve
+
+        return serve
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,6 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import uvicorn
 
@@ -65,29 +64,6 @@ def run(
 ) -> None:
     """Serve until interrupted. ``on_ready`` gets the address once it listens."""
     serve_on(config, bind(host, port), on_ready)
-
-
-def serve(
-    config: ServerConfig,
-    host: str,
-    port: int,
-    workers: int = 1,
-    on_ready: Callable[[str], None] | None = None,
-) -> None:
-    """What ``ono99 serve`` runs: ``workers`` server processes behind ``host:port`` (one:
-    this process), until interrupted. Raises ``ValueError`` for settings that cannot serve
-    (``ServerConfig.check``), ``OSError`` when the address cannot be listened on."""
-    config.check(workers)
-    if not config.postgres:
-        Path(config.db).parent.mkdir(parents=True, exist_ok=True)
-    if workers == 1:
-        run(config, host, port, on_ready=on_ready)
-        return
-    from ..storage import open_store
-    from .workers import serve_workers
-
-    open_store(config.db).close()  # reachable, and migrated before the children race
-    serve_workers(config, host, port, workers, on_ready=on_ready)
 
 
 def serve_on(

@@ -1,4 +1,5 @@
-"""``ono99 serve --workers N``: N server processes behind one address.
+"""``ono99 serve``: one server process, or (``--workers N``) N of them behind one address
+(``serve`` at the end).
 
 This process (the supervisor) binds the listening socket once and starts N children,
 ``python -m ono99.server.workers FD`` (their settings on stdin), each of them the whole
@@ -28,14 +29,16 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 
 from prometheus_client import multiprocess
 
+from ..storage import open_store
 from .config import ServerConfig
 from .logs import configure
 from .metrics import MULTIPROCESS
-from .runner import address, bind, serve_on
+from .runner import address, bind, run, serve_on
 
 log = logging.getLogger("ono99.server")
 
@@ -168,3 +171,23 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def serve(
+    config: ServerConfig,
+    host: str,
+    port: int,
+    workers: int = 1,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """What ``ono99 serve`` runs: ``workers`` server processes behind ``host:port`` (one:
+    this process), until interrupted. Raises ``ValueError`` for settings that cannot serve
+    (``ServerConfig.check``), ``OSError`` when the address cannot be listened on."""
+    config.check(workers)
+    if not config.postgres:
+        Path(config.db).parent.mkdir(parents=True, exist_ok=True)
+    if workers == 1:
+        run(config, host, port, on_ready=on_ready)
+        return
+    open_store(config.db).close()  # reachable, and migrated before the children race
+    serve_workers(config, host, port, workers, on_ready=on_ready)
