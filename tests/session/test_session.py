@@ -40,8 +40,8 @@ from ono99.session import (
     replay_steps,
     wire,
 )
-from ono99.session.config import same_name
 from ono99.session.credentials import CODE_ALPHABET, new_code
+from ono99.session.setup import same_name
 from ono99.session.table import OVER, PLAYING, TableCreated
 
 SETTINGS = Settings(bot_delay=1.0, grace=30.0, bots=("random", "greedy"))

@@ -24,7 +24,7 @@ from ..session import (
     rule_options,
     wire,
 )
-from ..session.config import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ..session.setup import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .config import ServerConfig
 from .hub import Hub
 from .metrics import Metrics

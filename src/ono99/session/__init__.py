@@ -8,7 +8,11 @@ and only then fans the announcements out — it imports the session and storage,
 engine or the bots (docs/architecture.md).
 """
 
-from .config import (
+from .credentials import new_code, normalize_code, token_hash
+from .encode import encode_event, encode_events, encode_replay, encode_view, replay_steps
+from .errors import SessionError
+from .protocol import MAX_MESSAGE_BYTES, Command, RateLimiter, message_id, parse_message
+from .setup import (
     BOT,
     HUMAN,
     TURN_CHOICES,
@@ -17,10 +21,6 @@ from .config import (
     parse_table_request,
     rule_options,
 )
-from .credentials import new_code, normalize_code, token_hash
-from .encode import encode_event, encode_events, encode_replay, encode_view, replay_steps
-from .errors import SessionError
-from .protocol import MAX_MESSAGE_BYTES, Command, RateLimiter, message_id, parse_message
 from .table import (
     LOBBY,
     OVER,

@@ -42,7 +42,10 @@ from ..engine import (
     view,
 )
 from .clock import Clock
-from .config import (
+from .credentials import new_seed, new_token, same_hash, token_hash
+from .errors import SessionError
+from .pause import RoundPause
+from .setup import (
     BOT,
     HUMAN,
     TableConfig,
@@ -51,9 +54,6 @@ from .config import (
     parse_rules_change,
     same_name,
 )
-from .credentials import new_seed, new_token, same_hash, token_hash
-from .errors import SessionError
-from .pause import RoundPause
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 OPEN = "open"  # the seat command's word for a seat opened for a person
