@@ -704,6 +704,23 @@ def test_the_next_game_starts_once_every_person_there_is_ready() -> None:
     assert err.value.code == "not_over"
 
 
+def test_the_next_game_starts_when_the_one_it_waited_for_leaves() -> None:
+    """Everyone still at the table is ready and the last person not ready goes: nothing is
+    waited for any more, so the next game starts (it used to wait for ever)."""
+    table, who = finished(["human", "human", "greedy"])
+    now = 2e6
+    table.mark_ready(who[1], now)
+    assert table.phase == OVER and wire.next_info(table, now)["waiting"] == [0]
+    out = table.set_connections(0, 0, now)  # seat 0, not ready, closes its last connection
+    assert table.phase == PLAYING and table.game == 2
+    assert any(isinstance(c, GameStarted) for c in out.changes)
+    # Nobody ready and everyone gone: no game starts with nobody there.
+    table2, _ = finished(["human", "human"])
+    table2.set_connections(0, 0, now)
+    table2.set_connections(1, 0, now)
+    assert table2.phase == OVER
+
+
 def test_the_host_s_next_game_counts_down_for_those_not_ready() -> None:
     table, who = finished(["human", "human"])
     now = 2e6

@@ -401,6 +401,9 @@ class Table:
         if s.connections:
             s.grace_deadline = None
             s.away = False
+        elif self.phase == OVER and self.ready and self._people() and not self.waiting_for():
+            # The one the next game waited for has gone: everyone still here is ready.
+            return self._new_game(now)
         self._schedule(now)
         return Effects(table=True)
 
