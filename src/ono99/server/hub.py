@@ -21,40 +21,35 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict
 from typing import Any
 
 from ..session import (
     PLAYING,
-    ActionTaken,
     Command,
     Effects,
-    GameFinished,
-    GameStarted,
     Identity,
     Move,
     Seat,
-    SeatChanged,
     SessionError,
     Settings,
     Table,
     TableClosed,
     TableConfig,
-    TableCreated,
     new_code,
     wire,
 )
 from ..session.encode import dumps
-from ..session.table import OVER, Change, ConfigChanged, Hint
+from ..session.table import OVER
 from ..storage import Conflict, Store, StoredTable
 from .bus import Bus
 from .cluster import UNSYNCED, Alone, Cluster, Synced, notice
+from .hints import Hints
 from .pubsub import PubSub, Subscriber
+from .saving import save
 
 log = logging.getLogger("ono99.server")
 # Told to everyone at a table as it closes (then the connection closes with 4410).
 CLOSED_NOTICE = {"type": "notice", "code": "closed", "message": "this table has closed"}
-HINTS_KEPT = 256  # hints kept for a repeated ask (a reload, a second tab)
 
 
 def channel(code: str, seat: int | None) -> str:
@@ -96,11 +91,7 @@ class Hub:
         # seat given up or opened since closes them (``_drop_lost_seats``).
         self.links: dict[str, dict[int, str | None]] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        # Hints searched, or being searched, per (table, game, moves, seat): one search a
-        # decision, however often it is asked for (a search costs a CPU-quarter-second).
-        self._hints: OrderedDict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = (
-            OrderedDict()
-        )
+        self.hints = Hints()  # the expert's searches for people who ask
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -185,7 +176,7 @@ class Hub:
         while code in self.tables or self.store.load_table(code) is not None:
             code = new_code()  # about 2**-59 per try: for form's sake
         table, token, who, effects = Table.create(code, config, name, self.settings)
-        self._store(table, effects.changes)
+        save(self.store, table.code, self.synced_of(table.code).seq, effects.changes)
         self.cluster.created(code)
         self._hold(table, 0)
         return table, token, who
@@ -354,7 +345,7 @@ class Hub:
             table = self.fresh(code)
             if table is None:
                 raise SessionError("not_found", "there is no such table")
-            self.spawn(self._hint(code, table.hint(who), sub, cmd.id))
+            self.spawn(self.hints.answer(code, table.hint(who), sub, cmd.id))
             return
 
         def change(table: Table) -> tuple[None, Effects]:
@@ -407,7 +398,7 @@ class Hub:
         if effects.changes:
             code = table.code
             try:
-                self._store(table, effects.changes)
+                save(self.store, table.code, self.synced_of(table.code).seq, effects.changes)
             except Conflict:
                 self.cluster.overtaken(code)
                 self.catch_up(code, force=True)
@@ -433,32 +424,6 @@ class Hub:
         self.touched[table.code] = self.now()
         self._announce(table, effects)
         self._reschedule(table)
-
-    def _store(self, table: Table, changes: list[Change]) -> None:
-        store, code = self.store, table.code
-        if len(changes) == 1 and isinstance(changes[0], ActionTaken):  # most of them
-            a = changes[0]
-            seq = self.synced_of(code).seq
-            store.append_action(code, seq, a.game, a.position, a.seat, a.action, a.by)
-            return
-        with store.transaction():
-            if not isinstance(changes[0], TableCreated):
-                store.bump(code, self.synced_of(code).seq)
-            for ch in changes:
-                if isinstance(ch, ActionTaken):
-                    store.add_action(code, ch.game, ch.position, ch.seat, ch.action, ch.by)
-                elif isinstance(ch, GameFinished):
-                    store.finish_game(code, ch.game, ch.record)
-                elif isinstance(ch, SeatChanged):
-                    store.put_seat(code, ch.seat, ch.kind, ch.bot, ch.name, ch.token_hash)
-                elif isinstance(ch, GameStarted):
-                    store.start_game(code, ch.game, ch.seed, ch.dealer)
-                elif isinstance(ch, TableCreated):
-                    store.create_table(ch.code, ch.config, ch.host_hash)
-                elif isinstance(ch, TableClosed):
-                    store.close_table(ch.code)
-                elif isinstance(ch, ConfigChanged):
-                    store.set_config(code, ch.config)
 
     def catch_up(self, code: str, *, force: bool = False) -> None:
         """Bring the held table up to what storage holds, announcing to our connections
@@ -659,24 +624,6 @@ class Hub:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    async def _hint(self, code: str, hint: Hint, sub: Subscriber, ref: Any) -> None:
-        """Search ``hint`` on a worker thread (once per decision) and send it to ``sub``."""
-        key = (code, hint.game, hint.moves, hint.seat)
-        search = self._hints.get(key)
-        if search is None:
-            search = self._hints[key] = asyncio.ensure_future(asyncio.to_thread(hint.compute))
-            while len(self._hints) > HINTS_KEPT:
-                self._hints.popitem(last=False)
-        try:
-            message = await asyncio.shield(search)
-        except Exception:
-            log.exception("table %s: a hint failed", code)
-            self._hints.pop(key, None)
-            error = SessionError("server_error", "the hint could not be worked out")
-            sub.send(dumps({"type": "error", **error.to_json(), "id": ref}))
-            return
-        sub.send(dumps({**message, "id": ref} if ref is not None else message))
 
     async def _play_bot(self, table: Table, move: Move) -> None:
         try:
