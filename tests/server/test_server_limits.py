@@ -331,9 +331,12 @@ def test_a_client_that_stops_reading_is_closed_with_1013(tmp_path: Path) -> None
                 ws.transport.pause_reading()  # stop reading: what comes stays in the buffers
                 ping = json.dumps({"type": "ping", "id": "x" * 40})
                 end = time.monotonic() + TIMEOUT
+                sent = 0
                 while held and time.monotonic() < end:  # ask for pongs, at a pace the
-                    for _ in range(20):  # server's writer keeps up with while it can write
-                        await ws.send(ping)
+                    if sent < 3000:  # server's writer keeps up with while it can write,
+                        for _ in range(20):  # as many as overflow it several times over
+                            await ws.send(ping)
+                        sent += 20
                     await asyncio.sleep(0.005)
                 assert not held, "the server still holds a connection that does not read"
                 ws.transport.resume_reading()

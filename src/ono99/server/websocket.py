@@ -216,6 +216,21 @@ async def _attached(
         conn.close(conn.close_code)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)
+        if conn.close_code == CLOSE_TOO_SLOW:
+            await _linger(ws)
+
+
+async def _linger(ws: WebSocket, quiet: float = 0.1, most: float = 1.0) -> None:
+    """Read and drop what a client closed for not reading still sends, until it has been
+    quiet for ``quiet`` seconds (at most ``most``): a socket closed with unread data in it is
+    reset, and a reset throws away the close frame (1013) still waiting in the client's
+    buffers, so the client would never learn why."""
+    end = asyncio.get_running_loop().time() + most
+    with contextlib.suppress(Exception):
+        while (left := end - asyncio.get_running_loop().time()) > 0:
+            message = await asyncio.wait_for(ws.receive(), min(quiet, left))
+            if message["type"] == "websocket.disconnect":
+                return
 
 
 async def _hello(ws: WebSocket, hub: Hub, code: str) -> Identity:
