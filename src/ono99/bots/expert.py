@@ -53,6 +53,9 @@ opponent's hand towards what its recent plays suggest (under a greedy model of p
 off by default: paired games against ``greedy`` showed no significant gain (the figures are
 in docs/bots.md, "Tried, measured, and left out").
 
+``compiled=True`` plays the same rollouts in Numba, many at once (``bots/compiled_search.py``,
+the ``fast`` extra); rules with the draw penalty keep the Python rollouts.
+
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
 """
@@ -194,6 +197,7 @@ class ExpertBot:
         mix: float = 1.0,
         rollout: str = "heuristic",
         search: str = "pimc",
+        compiled: bool = False,
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -221,6 +225,16 @@ class ExpertBot:
             raise ValueError("search='ismcts' plays its rollouts to the end with the heuristic's "
                              "planner: it takes no cutoff and no network rollouts")  # fmt: skip
         self.search = search
+        # Rollouts in Numba (``compiled_search.py``, the ``fast`` extra); rules with the draw
+        # penalty keep the Python ones.
+        self.compiled = compiled
+        if compiled:
+            if search != "pimc" or cutoff or rollout != "heuristic":
+                raise ValueError(
+                    "compiled=True plays PIMC rollouts to the end with the heuristic's "
+                    "planner: no ismcts, cutoff or network rollouts"
+                )
+            from . import compiled_search  # noqa: F401 - say now if Numba is missing
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -268,6 +282,20 @@ class ExpertBot:
             self._rng,
             Playout(view.rules, RANKED, planner, seat),
         )
+        if self.compiled and not view.rules.draw_penalty:
+            from .compiled_search import compiled_search
+
+            return compiled_search(
+                sampler.sample,
+                seat,
+                actions,
+                self._rng,
+                view.rules,
+                planner,
+                worlds=self.worlds,
+                max_rollouts=self.max_rollouts,
+                time_limit=self.time_limit,
+            )
         if self.search == "ismcts":
             return ismcts(
                 *given,

@@ -160,9 +160,10 @@ def _shuffle_pile(r: Game, length: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _playable(r: Game, p: Params, c: int) -> bool:
-    """T1 with K2, K6, P4 and X3: may card ``c`` be played now (not as a bust)?"""
-    t = r.total
+def playable_at(p: Params, t: int, owed: int, ono99_played: int, c: int) -> bool:
+    """T1 with K2, K6, P4 and X3: may card ``c`` be played at total ``t``, with ``owed`` cards
+    owed and an ONO 99 played this turn or not (not as a bust)? The rollouts' planner asks it
+    of positions it only imagines (``rollout_policy``)."""
     if c <= 10:
         return t + c <= p.max_total
     if c == MINUS_TEN:
@@ -171,10 +172,16 @@ def _playable(r: Game, p: Params, c: int) -> bool:
             after = 0
         return after <= p.max_total
     if c == ONO99:
-        return p.ono99_on_tens != 0 and r.ono99_played == 0 and t % 10 == 0 and t <= p.max_total
+        return p.ono99_on_tens != 0 and ono99_played == 0 and t % 10 == 0 and t <= p.max_total
     if c == PLAY2:
-        return t <= p.max_total and (r.owed == 1 or p.play2_deflects_play2 != 0)
+        return t <= p.max_total and (owed == 1 or p.play2_deflects_play2 != 0)
     return t <= p.max_total  # Reverse, Hold
+
+
+@njit(cache=True, inline="always")
+def _playable(r: Game, p: Params, c: int) -> bool:
+    """May card ``c`` be played now (not as a bust)?"""
+    return playable_at(p, r.total, r.owed, r.ono99_played, c)
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,115 @@
+"""The expert's search with compiled rollouts (``ExpertBot(compiled=True)``; needs the ``fast``
+extra).
+
+The same search as ``expert.search`` — the same sampled worlds (drawn from the same random
+stream), every candidate action tried in each, valued by ``expert.match_value`` — but the
+rollouts are played all at once by ``ono99.fast.rollouts`` in Numba, on the batch simulator's
+rules, with the same players: greedy's ranks at every seat and the heuristic's planner at the
+searching seat. Only the future reshuffles of a world differ from a ``Playout``'s (they come
+from the record's own generator, seeded by the world's seed): the worlds are imagined, so
+either is as good a guess, and the candidates still share each world's shuffles.
+
+Rules with the draw penalty (X2) are not compiled: ``supports`` says so and the expert keeps
+its Python rollouts for them. Nothing hidden is read: the worlds come from the seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from ..engine import IN, OUT, Action, Rules, State, Status
+from ..fast.rollouts import CompiledRollouts, outcomes, record_of
+from . import heuristic
+from .expert import SearchResult, match_value, worlds_for
+from .greedy import RANKED
+from .heuristic import Planner
+
+CHUNK = 64  # worlds per call of the compiled rollouts, between looks at the clock
+
+
+def supports(rules: Rules) -> bool:
+    """Whether compiled rollouts play these rules (all but the draw penalty, X2)."""
+    return not rules.draw_penalty
+
+
+def planner_values(planner: Planner) -> list[float]:
+    """A planner as the numbers ``fast.rollout_policy`` reads (``PLANNER_FIELDS``)."""
+    h = heuristic
+    return [
+        planner.p_always,
+        planner.p_deflect,
+        planner.p_minus,
+        *planner.p_number,
+        h.KEEP_ZERO,
+        h.KEEP_REVERSE,
+        h.KEEP_PLAY2,
+        h.KEEP_HOLD,
+        h.KEEP_MINUS_TEN,
+        h.KEEP_REPEAT,
+        h.KEEP_FITS,
+        h.KEEP_SMALL,
+        h.PRESSURE,
+        h.PLAY2_BAIT,
+        float(h.SECOND_STEP),
+        h.BUST,
+    ]
+
+
+def compiled_search(
+    sample: Callable[[random.Random], State],
+    seat: int,
+    actions: list[Action],
+    rng: random.Random,
+    rules: Rules,
+    planner: Planner | None,
+    *,
+    worlds: int,
+    max_rollouts: int,
+    time_limit: float | None = None,
+) -> SearchResult:
+    """``expert.search`` without cut-off or network, its rollouts compiled."""
+    rollouts = CompiledRollouts(
+        rules, RANKED, None if planner is None else planner_values(planner), seat
+    )
+    result = SearchResult(actions)
+    n_worlds = worlds_for(len(actions), worlds, max_rollouts)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    firsts = [a.index for a in actions]
+    k = len(actions)
+    players = rules.players
+    values: dict[tuple[tuple[int, ...], ...], float] = {}
+    done = 0
+    while done < n_worlds:
+        states = [sample(rng) for _ in range(min(CHUNK, n_worlds - done))]
+        done += len(states)
+        games = rollouts.games(
+            record_of(states[0]),
+            [s.hands for s in states],
+            [s.pile[s.pile_pos :] for s in states],
+            [s.setup.seed for s in states],
+            k,
+        )
+        rollouts.run(games, firsts * len(states), plan=planner is not None)
+        for j, end in enumerate(outcomes(games, players)):
+            value = values.get(end)
+            if value is None:
+                value = values[end] = _value(rules, end, seat)
+            result.values[j % k].append(value)
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    return result
+
+
+def _value(rules: Rules, end: tuple[tuple[int, ...], ...], seat: int) -> float:
+    winners, gone, tokens, scores = end
+    status: tuple[Status, ...] = tuple(OUT if s in gone else IN for s in range(rules.players))
+    return match_value(
+        rules,
+        winners,
+        status,
+        tokens if rules.match == "tokens" else None,
+        scores if rules.match == "points" else None,
+        seat,
+    )
