@@ -109,7 +109,8 @@ def _compare(state: State, seat: int) -> int:
             assert got == want, where
             assert trace[0, played] == -1
             # Where it ended, and what the search makes of it.
-            (outcome,) = outcomes(games, rules.players)
+            ends, index = outcomes(games, rules.players)
+            outcome = ends[index[0]]
             winners, gone, tokens, scores = outcome
             ended = round_end(facts(end))
             assert winners == ended.winners and bool(games["over"][0]) == ended.over, where

@@ -1,13 +1,14 @@
 """The expert's search with compiled rollouts (``ExpertBot(compiled=True)``; needs the ``fast``
 extra).
 
-The same search as ``expert.search`` — the same sampled worlds (drawn from the same random
-stream), every candidate action tried in each, valued by ``expert.match_value`` — but the
-rollouts are played all at once by ``ono99.fast.rollouts`` in Numba, on the batch simulator's
-rules, with the same players: greedy's ranks at every seat and the heuristic's planner at the
-searching seat. Only the future reshuffles of a world differ from a ``Playout``'s (they come
-from the record's own generator, seeded by the world's seed): the worlds are imagined, so
-either is as good a guess, and the candidates still share each world's shuffles.
+The same search as ``expert.search`` — worlds sampled from the seat's view, every candidate
+action tried in each, valued by ``expert.match_value`` — but the rollouts are played all at
+once by ``ono99.fast.rollouts`` in Numba, on the batch simulator's rules, with the same
+players: greedy's ranks at every seat and the heuristic's planner at the searching seat. The
+worlds are dealt in compiled code as well (``ono99.fast.worlds``, from the ``Determinizer``'s
+unseen and forced cards), and their future reshuffles come from each record's own generator:
+so the worlds are other draws from the same distribution than the Python search's, not the
+same ones, and the candidates still share each world and its shuffles (common random numbers).
 
 Rules with the draw penalty (X2) are not compiled: ``supports`` says so and the expert keeps
 its Python rollouts for them. Nothing hidden is read: the worlds come from the seat's view.
@@ -17,16 +18,25 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from typing import Protocol
+
+import numpy as np
 
 from ..engine import IN, OUT, Action, Rules, State, Status
-from ..fast.rollouts import CompiledRollouts, outcomes, record_of
+from ..fast.rollouts import CompiledRollouts, Outcome, outcomes, record_of
+from ..fast.worlds import deal_worlds
 from . import heuristic
+from .determinize import Determinizer
 from .expert import SearchResult, match_value, worlds_for
 from .greedy import RANKED
 from .heuristic import Planner
 
-CHUNK = 64  # worlds per call of the compiled rollouts, between looks at the clock
+
+class Sampler(Protocol):
+    def sample(self, rng: random.Random) -> State: ...
+
+
+CHUNK = 100  # worlds per call of the compiled rollouts, between looks at the clock
 
 
 def supports(rules: Rules) -> bool:
@@ -58,7 +68,7 @@ def planner_values(planner: Planner) -> list[float]:
 
 
 def compiled_search(
-    sample: Callable[[random.Random], State],
+    sampler: Determinizer | Sampler,
     seat: int,
     actions: list[Action],
     rng: random.Random,
@@ -69,7 +79,9 @@ def compiled_search(
     max_rollouts: int,
     time_limit: float | None = None,
 ) -> SearchResult:
-    """``expert.search`` without cut-off or network, its rollouts compiled."""
+    """``expert.search`` without cut-off or network, its rollouts compiled. A plain
+    ``Determinizer``'s worlds are dealt in compiled code too (``fast.worlds``), from the
+    same unseen cards; another sampler's (``infer``) are sampled in Python."""
     rollouts = CompiledRollouts(
         rules, RANKED, None if planner is None else planner_values(planner), seat
     )
@@ -78,31 +90,46 @@ def compiled_search(
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     firsts = [a.index for a in actions]
     k = len(actions)
-    players = rules.players
-    values: dict[tuple[tuple[int, ...], ...], float] = {}
+    values: dict[Outcome, float] = {}
+    template = None
     done = 0
     while done < n_worlds:
-        states = [sample(rng) for _ in range(min(CHUNK, n_worlds - done))]
-        done += len(states)
-        games = rollouts.games(
-            record_of(states[0]),
-            [s.hands for s in states],
-            [s.pile[s.pile_pos :] for s in states],
-            [s.setup.seed for s in states],
-            k,
-        )
-        rollouts.run(games, firsts * len(states), plan=planner is not None)
-        for j, end in enumerate(outcomes(games, players)):
+        m = min(CHUNK, n_worlds - done)
+        done += m
+        if isinstance(sampler, Determinizer):
+            if template is None:  # the public fields, from one world of the view
+                template = record_of(sampler.sample(rng))
+            d = sampler
+            dealt = deal_worlds(
+                template, m, rng.getrandbits(64), d.hidden, d.sizes, d.free, d.forced
+            )
+            games = np.repeat(dealt, k)
+        else:
+            states = [sampler.sample(rng) for _ in range(m)]
+            games = rollouts.games(
+                record_of(states[0]),
+                [s.hands for s in states],
+                [s.pile[s.pile_pos :] for s in states],
+                [s.setup.seed for s in states],
+                k,
+            )
+        rollouts.run(games, firsts * m, plan=planner is not None)
+        ends, index = outcomes(games, rules.players)
+        worth = []
+        for end in ends:
             value = values.get(end)
             if value is None:
                 value = values[end] = _value(rules, end, seat)
-            result.values[j % k].append(value)
+            worth.append(value)
+        got = np.array(worth)[index].reshape(m, k)
+        for i in range(k):
+            result.values[i].extend(got[:, i].tolist())
         if deadline is not None and time.perf_counter() >= deadline:
             break
     return result
 
 
-def _value(rules: Rules, end: tuple[tuple[int, ...], ...], seat: int) -> float:
+def _value(rules: Rules, end: Outcome, seat: int) -> float:
     winners, gone, tokens, scores = end
     status: tuple[Status, ...] = tuple(OUT if s in gone else IN for s in range(rules.players))
     return match_value(

@@ -286,7 +286,7 @@ class ExpertBot:
             from .compiled_search import compiled_search
 
             return compiled_search(
-                sampler.sample,
+                sampler,
                 seat,
                 actions,
                 self._rng,

@@ -218,20 +218,34 @@ class CompiledRollouts:
         )
 
 
-def outcomes(games: np.ndarray, players: int) -> list[tuple[tuple[int, ...], ...]]:
-    """Where each rollout ended, as what a value needs: (winners, seats out of the game,
-    tokens, scores), each a tuple (hashable, so equal ends are valued once)."""
-    winners = games["winners"][:, :players].tolist()
-    over = games["over"].tolist()
-    out = (games["status"][:, :players] == OUT.code).tolist()
-    tokens = games["tokens"][:, :players].tolist()
-    scores = games["scores"][:, :players].tolist()
-    return [
-        (
-            tuple(s for s, w in enumerate(win) if w) if ov else (),
-            tuple(s for s, o in enumerate(gone) if o),
-            tuple(tok),
-            tuple(sco),
+Outcome = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def outcomes(games: np.ndarray, players: int) -> tuple[list[Outcome], np.ndarray]:
+    """Where the rollouts ended, as what a value needs: the distinct ends, each (winners,
+    seats out of the game, tokens, scores), and for every game the index of its end (so equal
+    ends are valued once)."""
+    n = players
+    rows = np.concatenate(
+        [
+            games["winners"][:, :n] * games["over"][:, None],
+            games["status"][:, :n] == OUT.code,
+            games["tokens"][:, :n],
+            games["scores"][:, :n],
+        ],
+        axis=1,
+        dtype=np.int64,
+    )
+    ends, index = np.unique(rows, axis=0, return_inverse=True)
+    found = []
+    for row in ends.tolist():
+        win, gone = row[:n], row[n : 2 * n]
+        found.append(
+            (
+                tuple(s for s in range(n) if win[s]),
+                tuple(s for s in range(n) if gone[s]),
+                tuple(row[2 * n : 3 * n]),
+                tuple(row[3 * n :]),
+            )
         )
-        for win, ov, gone, tok, sco in zip(winners, over, out, tokens, scores, strict=True)
-    ]
+    return found, index.reshape(-1)
