@@ -39,6 +39,7 @@ from .layout import (
     NUM_ACTIONS,
     PILE,
     POINTS,
+    ROUND,
     SINGLE,
     TOKENS,
 )
@@ -521,6 +522,9 @@ def _next_round_or_finish(r: Game, p: Params, sc: Scripts, g: int) -> None:
     if remaining == 1:
         _finish_with_remaining(r, p)
         return
+    if p.horizon == ROUND:  # a rollout's horizon: the round is over, no new deal, nobody to play
+        r.to_play = -1
+        return
     d = r.dealer + 1  # M2: the deal passes clockwise to a seat still in the game
     if d == n:
         d = 0
@@ -582,7 +586,7 @@ def _deal(r: Game, p: Params, sc: Scripts, g: int) -> None:
 def _settle(r: Game, p: Params, sc: Scripts, g: int) -> None:
     """Resolve automatic consequences until the seat to play has a legal action or the match
     is over (E1, M2, M3)."""
-    while r.over == 0:
+    while r.over == 0 and r.to_play >= 0:  # to_play -1: stopped at a round's end (horizon)
         bits = legal_bits(r, p)
         if bits != 0:
             r.legal = bits

@@ -145,12 +145,16 @@ PARAMS = np.dtype(
             "target",
             "variant",  # VARIANT_CODES
             "bust_total",  # BUST_CODES
+            "horizon",  # MATCH: play on to the match's end; ROUND: stop at a round's end
         )
     ]
 )
 
 
-def params_of(rules: Rules) -> np.ndarray:
+MATCH, ROUND = 0, 1  # Params.horizon: where the kernels stop (rollouts stop at a round's end)
+
+
+def params_of(rules: Rules, horizon: int = MATCH) -> np.ndarray:
     params = np.zeros(1, dtype=PARAMS)
     values = {
         "edition": EDITION_CODES[rules.edition],
@@ -166,6 +170,7 @@ def params_of(rules: Rules) -> np.ndarray:
         "target": rules.target,
         "variant": VARIANT_CODES[rules.variant],
         "bust_total": BUST_CODES[rules.bust_total],
+        "horizon": horizon,
     }
     for name, value in values.items():
         params[name] = int(value)

@@ -9,8 +9,8 @@ added here is only what a rollout needs beyond the rules:
 - ``run_rollouts``: from each record, a first action, then greedy's ranks at every seat and the
   heuristic's planner at the searching seat (``rollout_policy.py``) to the ``Playout``'s
   horizon: the end of the game in a single game, the end of the round in tokens and points
-  matches. A round's end is played out as the engine plays it (the kernels even deal the next
-  round, which the rollout then ignores), so ``winners``, ``status``, ``tokens`` and
+  matches (``Params.horizon``: the kernels play a round's end out as the engine does, then
+  deal nothing and leave ``to_play`` at -1), so ``winners``, ``status``, ``tokens`` and
   ``scores`` say where the match stands, as they do after ``Playout.run``.
 
 Shuffles: a record's reshuffles come from its own generator (``rng``), seeded from the world's
@@ -37,9 +37,10 @@ from .layout import (
     DISCARD_ACTION,
     EMPTY,
     HAND,
+    MATCH,
     NUM_ACTIONS,
     POINTS,
-    SINGLE,
+    ROUND,
     allocate,
     params_of,
     scripts,
@@ -68,14 +69,12 @@ def run_rollouts(
     then -1. Returns the number of actions played."""
     p = params[0]
     sc = _scripts_of(script)
-    single = p.match == SINGLE
     use_plan = planner.shape[0] > 0
     cnt = np.zeros(16, dtype=np.int64)
     room = trace.shape[1]
     played = 0
     for g in range(games.shape[0]):
         r = games[g]
-        start = r.round
         a = first[g]
         t = 0
         while True:
@@ -83,7 +82,7 @@ def run_rollouts(
                 trace[g, t] = a
             t += 1
             _apply(r, p, sc, g, a)
-            if r.over != 0 or r.error != 0 or (not single and r.round != start):
+            if r.over != 0 or r.error != 0 or r.to_play < 0:  # to_play -1: the round ended
                 break
             a = greedy_action(r, p, ranks, margin)
             if (
@@ -165,7 +164,7 @@ class CompiledRollouts:
     ) -> None:
         refuse(rules)
         self.rules = rules
-        self.params = params_of(rules)
+        self.params = params_of(rules, MATCH if rules.match == "single" else ROUND)
         self.ranks = ranks_array(policy)
         self.margin = policy.margin
         self.me = me
@@ -218,6 +217,9 @@ class CompiledRollouts:
         )
 
 
+# Odd 64-bit multipliers, one per column of an end (``outcomes``), for hashing the ends.
+_MIX = np.random.default_rng(28).integers(0, 2**63, size=4 * 6, dtype=np.uint64) * 2 + 1
+
 Outcome = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
@@ -236,7 +238,13 @@ def outcomes(games: np.ndarray, players: int) -> tuple[list[Outcome], np.ndarray
         axis=1,
         dtype=np.int64,
     )
-    ends, index = np.unique(rows, axis=0, return_inverse=True)
+    # Group equal rows by a hash (np.unique of rows sorts them as bytes, ten times slower),
+    # and make sure each group's rows really are equal before trusting it.
+    keys = (rows.astype(np.uint64) * _MIX[: rows.shape[1]]).sum(axis=1, dtype=np.uint64)
+    _, first, index = np.unique(keys, return_index=True, return_inverse=True)
+    ends = rows[first]
+    if not np.array_equal(ends[index], rows):  # a collision: group by the rows themselves
+        ends, index = np.unique(rows, axis=0, return_inverse=True)
     found = []
     for row in ends.tolist():
         win, gone = row[:n], row[n : 2 * n]
