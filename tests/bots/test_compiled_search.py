@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from hidden import hide
 from invariants import config_id, random_states, sweep_configs
 from ono99.bots import ExpertBot
-from ono99.bots.compiled_search import supports
+from ono99.bots.compiled_search import _value, points_values, supports
 from ono99.bots.determinize import Determinizer
+from ono99.bots.expert import candidates
+from ono99.bots.greedy import RANKED
 from ono99.engine import IN, Rules, make_rules, view
 from ono99.engine.cards import counts
 from ono99.fast.layout import EMPTY
-from ono99.fast.rollouts import record_of
+from ono99.fast.rollouts import CompiledRollouts, outcomes, record_of
 from ono99.fast.worlds import deal_worlds
 from tiers import sampled, slow
 
@@ -151,4 +154,27 @@ def test_the_compiled_search_refuses_what_it_does_not_play() -> None:
         v = view(state, seat)
         assert ExpertBot(4, compiled=True, **TINY).evaluate(v) == ExpertBot(4, **TINY).evaluate(v)
         checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("rules", [r for r in CONFIGS if r.match == "points"][::5], ids=config_id)
+def test_points_ends_are_valued_as_match_value_values_them(rules: Rules) -> None:
+    """``points_values`` (NumPy, all ends at once) gives exactly what ``match_value`` gives
+    each end (through ``_value``, held to ``value_of`` in test_compiled_rollouts.py)."""
+    rng = random.Random(config_id(rules))
+    checked = 0
+    for state, seat in _positions(rules, 61, every=6):
+        sampler = Determinizer(view(state, seat))
+        worlds = deal_worlds(
+            record_of(state), 30, 7, sampler.hidden, sampler.sizes, sampler.free, sampler.forced
+        )
+        actions = candidates(view(state, seat).legal)
+        games = np.repeat(worlds, len(actions))
+        CompiledRollouts(rules, RANKED, None, seat).run(games, [a.index for a in actions] * 30)
+        ends, index = outcomes(games, rules.players)
+        want = [_value(rules, ends[i], seat) for i in index]
+        assert points_values(games, rules, seat).tolist() == want
+        checked += len(want)
+        if rng.random() < 0.3:
+            break
     assert checked
