@@ -1,7 +1,7 @@
 """The expert's rollouts per CPU-second: the Python ``Playout`` against the compiled ones
 (``ExpertBot(compiled=True)``), on the same positions, by hand (never part of the tests).
 
-    .venv/bin/python benchmarks/bench_rollouts.py                  # about a minute
+    .venv/bin/python benchmarks/bench_rollouts.py                  # about 20 s
     .venv/bin/python benchmarks/bench_rollouts.py --positions 10 --json
 
 Positions: decision points of the seat under test (more than one candidate action) in games of
@@ -51,6 +51,7 @@ SETTINGS = {
     "4p-2022": make_rules("2022", players=4),
     "4p-1980-tokens": make_rules("1980", players=4, match="tokens"),
     "3p-2022-points": make_rules("2022", players=3, match="points"),
+    "4p-2022-penalty": make_rules("2022", players=4, draw_penalty=True),
 }
 
 

@@ -10,8 +10,8 @@ unseen and forced cards), and their future reshuffles come from each record's ow
 so the worlds are other draws from the same distribution than the Python search's, not the
 same ones, and the candidates still share each world and its shuffles (common random numbers).
 
-Rules with the draw penalty (X2) are not compiled: ``supports`` says so and the expert keeps
-its Python rollouts for them. Nothing hidden is read: the worlds come from the seat's view.
+Every rule set is compiled, the draw penalty (X2) included. Nothing hidden is read: the
+worlds come from the seat's view.
 """
 
 from __future__ import annotations
@@ -40,8 +40,10 @@ CHUNK = 100  # worlds per call of the compiled rollouts, between looks at the cl
 
 
 def supports(rules: Rules) -> bool:
-    """Whether compiled rollouts play these rules (all but the draw penalty, X2)."""
-    return not rules.draw_penalty
+    """Whether compiled rollouts play these rules: all of them (every edition, option and
+    player count, the draw penalty included)."""
+    del rules
+    return True
 
 
 def planner_values(planner: Planner) -> list[float]:

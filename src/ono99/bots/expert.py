@@ -54,7 +54,7 @@ off by default: paired games against ``greedy`` showed no significant gain (the 
 in docs/bots.md, "Tried, measured, and left out").
 
 ``compiled=True`` plays the same rollouts in Numba, many at once (``bots/compiled_search.py``,
-the ``fast`` extra); rules with the draw penalty keep the Python rollouts.
+the ``fast`` extra), in every edition, option and player count.
 
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
@@ -225,8 +225,7 @@ class ExpertBot:
             raise ValueError("search='ismcts' plays its rollouts to the end with the heuristic's "
                              "planner: it takes no cutoff and no network rollouts")  # fmt: skip
         self.search = search
-        # Rollouts in Numba (``compiled_search.py``, the ``fast`` extra); rules with the draw
-        # penalty keep the Python ones.
+        # Rollouts in Numba (``compiled_search.py``, the ``fast`` extra).
         self.compiled = compiled
         if compiled:
             if search != "pimc" or cutoff or rollout != "heuristic":
@@ -282,7 +281,7 @@ class ExpertBot:
             self._rng,
             Playout(view.rules, RANKED, planner, seat),
         )
-        if self.compiled and not view.rules.draw_penalty:
+        if self.compiled:
             from .compiled_search import compiled_search
 
             return compiled_search(

@@ -13,7 +13,7 @@ action), and ``tests/fast/test_fast_differential.py`` runs that contract over al
 - ``rollouts`` (with ``rollout_policy`` and ``worlds``): the searching expert's rollouts, many at
   once, on ``batch``'s kernels — not another copy of the rules, only the rollout's players
   (greedy's ranks, the heuristic's planner) and its horizon (``ExpertBot(compiled=True)``).
-  Needs the ``fast`` extra; the draw penalty stays with ``playout``.
+  Needs the ``fast`` extra. The kernels play the draw penalty (X2) for rollouts only.
 
 This package sits between the engine and the bots (``engine`` ← ``fast`` ← ``bots``), so that
 a bot may use a fast implementation; it imports nothing but the engine, and importing it (or

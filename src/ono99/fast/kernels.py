@@ -14,9 +14,11 @@ busts' outs, round ends and new deals until the seat to play has a legal action 
 over. It visits the same states in the same order.
 
 Legal actions are an int bitmask: bit c for ``play c`` (canonical card order), bit 16 for
-``discard ono99`` — the engine's ``ALL_ACTIONS`` indices. The draw penalty (X2) is not
-simulated. Randomness is each game's own splitmix64 generator (``r.rng``): deals, reshuffles
-and the random playout's choices.
+``discard ono99``, bit 17 for ``draw`` — the engine's ``ALL_ACTIONS`` indices. The draw penalty
+(X2) is played when ``Params.draw_penalty`` is set, for the rollouts (``rollouts.py``) only: a
+played card leaves its player owing a draw (``owes``), which ``take_draw`` takes; the batch
+refuses it, as its API steps only the seat to play. Randomness is each game's own splitmix64
+generator (``r.rng``): deals, reshuffles and the random playout's choices.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .layout import (
     CARD_POINTS_ARRAY,
     DECK_COUNTS_ARRAY,
     DISCARD_ACTION,
+    DRAW_ACTION,
     EMPTY,
     ERROR_BAD_RESHUFFLE,
     HAND,
@@ -48,6 +51,7 @@ IN, OUT, OUT_OF_ROUND = Status.IN.code, Status.OUT.code, Status.OUT_OF_ROUND.cod
 MINUS_TEN, REVERSE, PLAY2, HOLD, ONO99 = 11, 12, 13, 14, 15  # as ono99.engine.cards
 NUM_KINDS = 16
 DISCARD_BIT = 1 << DISCARD_ACTION
+DRAW_BIT = 1 << DRAW_ACTION
 
 # Global arrays: Numba freezes them into the compiled code as constants.
 _POINTS = CARD_POINTS_ARRAY
@@ -193,6 +197,7 @@ def legal_bits(r: Game, p: Params) -> int:
     if r.over != 0:
         return 0
     h = r.hands[r.to_play]
+    draw = DRAW_BIT if r.owes == r.to_play else 0  # X2: an owed draw (rollouts only)
     if (
         p.four_ono99_discard != 0
         and h[0] == ONO99
@@ -200,14 +205,14 @@ def legal_bits(r: Game, p: Params) -> int:
         and h[2] == ONO99
         and h[3] == ONO99
     ):
-        return DISCARD_BIT  # K7: the only play for such a hand
+        return DISCARD_BIT | draw  # K7: the only play for such a hand
     bits = 0
     for i in range(HAND):
         c = h[i]
         if c != EMPTY and _playable(r, p, c):
             bits |= 1 << c
-    if bits != 0 or p.match != POINTS:
-        return bits
+    if bits != 0 or draw != 0 or p.match != POINTS:
+        return bits | draw  # X2: never out while a draw is still yours
     for i in range(HAND):  # M3: nothing playable, so any non-ONO-99 card, as a bust
         c = h[i]
         if c != EMPTY and c != ONO99:
@@ -297,6 +302,24 @@ def _draw(r: Game, sc: Scripts, g: int, seat: int, k: int) -> None:
         r.pile_pos += 1
 
 
+@njit(cache=True, inline="always")
+def _draw_after_play(r: Game, p: Params, sc: Scripts, g: int, seat: int) -> None:
+    """T2, or under the draw penalty (X2) a draw owed, to be taken as an action."""
+    if p.draw_penalty != 0:
+        r.owes = seat
+    else:
+        _draw(r, sc, g, seat, 1)
+
+
+@njit(cache=True)
+def take_draw(r: Game, p: Params, sc: Scripts, g: int, seat: int) -> None:
+    """X2: ``seat`` takes the draw it owes (any seat, in turn or not)."""
+    r.owes = -1
+    _draw(r, sc, g, seat, 1)
+    if seat == r.to_play:
+        _settle(r, p, sc, g)
+
+
 # --------------------------------------------------------------------------- turns
 
 
@@ -342,6 +365,7 @@ def _play(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
             break
     r.discard[c] += 1
     r.discard_size += 1
+    r.owes = -1  # X2: a card played makes an owed draw lost
     if bust:
         _bust(r, p, sc, g, seat, c)
         return
@@ -358,7 +382,7 @@ def _play(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
         r.direction = -r.direction
     elif c == ONO99:
         r.ono99_played = 1
-    _draw(r, sc, g, seat, 1)
+    _draw_after_play(r, p, sc, g, seat)
     if first_of_two and not deflect:
         r.owed = 1  # P1: the same player plays their second card
     else:
@@ -376,7 +400,7 @@ def _bust(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
             r.total += c
         elif c == MINUS_TEN:
             _minus_ten(r, p)
-    _draw(r, sc, g, seat, 1)
+    _draw_after_play(r, p, sc, g, seat)
     _out_of_round(r, p, sc, g, seat)
 
 
@@ -386,6 +410,7 @@ def _discard_four(r: Game, p: Params, sc: Scripts, g: int, seat: int) -> None:
     r.hands[seat, :] = EMPTY
     r.discard[ONO99] += 4
     r.discard_size += 4
+    r.owes = -1  # X2: an owed draw is lost
     _draw(r, sc, g, seat, 4)
     if r.owed == 2:
         r.owed = 1  # the first of two owed cards; it does not deflect
@@ -410,6 +435,7 @@ def _finish(r: Game, p: Params) -> None:
     """The match is over; ``winners`` has been filled in."""
     r.over = 1
     r.to_play = -1
+    r.owes = -1
     r.owed = 0
     r.n_oor = 0
     r.ono99_played = 0
@@ -435,6 +461,8 @@ def _leave(r: Game, seat: int) -> None:
 def _eliminate(r: Game, p: Params, seat: int) -> None:
     """E1: the hand is laid down (it stays in ``hands``), the player is out of the game."""
     _leave(r, seat)
+    if r.owes == seat:
+        r.owes = -1
     if _count_in(r, p) == 1:
         _finish_with_remaining(r, p)
     else:
@@ -580,6 +608,7 @@ def _deal(r: Game, p: Params, sc: Scripts, g: int) -> None:
     r.owed = 1
     r.ono99_played = 0
     r.n_oor = 0
+    r.owes = -1
 
 
 @njit(cache=True, inline="always")

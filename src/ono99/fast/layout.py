@@ -50,6 +50,7 @@ over             ()      int8    the match is over
 dealer           ()      int8    the current round's dealer
 error            ()      int8    1: a scripted reshuffle was not a permutation of the discard
 script_dealer    ()      int8    the scripted first dealer, -1 for a random one
+owes             ()      int8    the seat owing a draw (X2; rollouts only), -1 for none
 ===============  ======  ======  ===============================================================
 
 Scripted deals (``Deal``: first dealer, deck order of rounds 1, 2, … and the new draw pile at
@@ -75,7 +76,7 @@ PILE = max(sum(c) for c in DECK_COUNTS.values())  # 112: the largest deck
 EMPTY = -1  # a free hand slot
 NUM_ACTIONS = len(ALL_ACTIONS)  # 18: 16 plays by card id, discard ono99, draw
 DISCARD_ACTION = 16
-DRAW_ACTION = 17  # never legal here: the draw penalty (X2) is not simulated
+DRAW_ACTION = 17  # legal only under the draw penalty (X2), which only rollouts play
 
 # Editions, match formats, variants and bust modes as ints (Params).
 EDITION_CODES = {"2022": 0, "1980": 1}
@@ -122,6 +123,7 @@ GAME = np.dtype(
         ("dealer", np.int8),
         ("error", np.int8),
         ("script_dealer", np.int8),
+        ("owes", np.int8),
     ]
 )
 
@@ -145,6 +147,7 @@ PARAMS = np.dtype(
             "target",
             "variant",  # VARIANT_CODES
             "bust_total",  # BUST_CODES
+            "draw_penalty",  # X2: played by the rollouts only (the batch refuses it)
             "horizon",  # MATCH: play on to the match's end; ROUND: stop at a round's end
         )
     ]
@@ -170,6 +173,7 @@ def params_of(rules: Rules, horizon: int = MATCH) -> np.ndarray:
         "target": rules.target,
         "variant": VARIANT_CODES[rules.variant],
         "bust_total": BUST_CODES[rules.bust_total],
+        "draw_penalty": rules.draw_penalty,
         "horizon": horizon,
     }
     for name, value in values.items():
@@ -191,6 +195,7 @@ def allocate(batch: int) -> np.ndarray:
     games["to_play"] = -1
     games["direction"] = 1
     games["script_dealer"] = -1
+    games["owes"] = -1
     return games
 
 

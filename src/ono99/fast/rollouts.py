@@ -19,8 +19,10 @@ numbers), but not the engine's shuffles for that seed; scripted reshuffles (``sc
 the batch takes them) make it follow the engine's card for card, which is how the tests check
 it (tests/fast/test_compiled_rollouts.py).
 
-What it leaves out: the draw penalty (X2), which the kernels do not simulate. ``CompiledRollouts``
-refuses such rules; the Python ``Playout`` plays them.
+The draw penalty (X2): the kernels keep the one owed draw (``owes``) when ``Params.draw_penalty``
+is set, and a rollout has it taken at once, by whichever seat owes it, before anything else —
+as ``Playout.run`` does. (The batch itself still refuses the draw penalty: its API steps only
+the seat to play.)
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ import numpy as np
 from numba import njit
 
 from ..engine import OUT, Rules, State
-from ..engine.errors import RulesError
-from .kernels import _apply, _nothing_fits, _scripts_of
+from .kernels import _apply, _nothing_fits, _scripts_of, take_draw
 from .layout import (
     DISCARD_ACTION,
+    DRAW_ACTION,
     EMPTY,
     HAND,
     MATCH,
@@ -81,9 +83,15 @@ def run_rollouts(
             if t < room:
                 trace[g, t] = a
             t += 1
-            _apply(r, p, sc, g, a)
+            if a == DRAW_ACTION:  # X2: the owing seat (first, it may be ``me`` out of turn)
+                take_draw(r, p, sc, g, r.owes)
+            else:
+                _apply(r, p, sc, g, a)
             if r.over != 0 or r.error != 0 or r.to_play < 0:  # to_play -1: the round ended
                 break
+            if r.owes >= 0:  # an owed draw is taken at once, by whichever seat owes it
+                a = DRAW_ACTION
+                continue
             a = greedy_action(r, p, ranks, margin)
             if (
                 use_plan
@@ -100,10 +108,10 @@ def run_rollouts(
 
 def record_of(state: State) -> np.ndarray:
     """The position of an engine state as a one-record array of ``layout.GAME`` (its draw
-    pile as it lies, no scripted shuffles, the generator at 0). Raises ``RulesError`` for
-    rules the kernels do not play (the draw penalty)."""
+    pile as it lies, its owed draw, no scripted shuffles, the generator at 0)."""
     rules = state.rules
-    refuse(rules)
+    if len(state.owes_draw) > 1:  # the engine owes one draw at most (the last player's)
+        raise ValueError(f"more than one owed draw: {state.owes_draw}")
     rec = allocate(1)
     r = rec[0]
     n = rules.players
@@ -136,17 +144,8 @@ def record_of(state: State) -> np.ndarray:
     r["ono99_played"] = state.ono99_played
     r["over"] = state.over
     r["dealer"] = state.dealer
+    r["owes"] = state.owes_draw[0] if state.owes_draw else -1
     return rec
-
-
-def refuse(rules: Rules) -> None:
-    """Raise ``RulesError`` for rules compiled rollouts do not play (see the module doc)."""
-    if rules.draw_penalty:
-        raise RulesError(
-            "draw_penalty",
-            "compiled rollouts do not simulate the real-time draw penalty (X2); "
-            "the Python Playout plays it",
-        )
 
 
 def ranks_array(policy: RankedPolicy) -> np.ndarray:
@@ -162,7 +161,6 @@ class CompiledRollouts:
     def __init__(
         self, rules: Rules, policy: RankedPolicy, planner: Sequence[float] | None, me: int
     ) -> None:
-        refuse(rules)
         self.rules = rules
         self.params = params_of(rules, MATCH if rules.match == "single" else ROUND)
         self.ranks = ranks_array(policy)
