@@ -68,6 +68,7 @@ from collections.abc import Callable
 
 from ..engine import DRAW, Action, State, View
 from ..fast.playout import Playout
+from ..invocation import pip_install
 from .base import Bot
 from .cutoff import Cutoff
 from .determinize import Determinizer, unseen_counts
@@ -233,7 +234,10 @@ class ExpertBot:
                     "compiled=True plays PIMC rollouts to the end with the heuristic's "
                     "planner: no ismcts, cutoff or network rollouts"
                 )
-            from . import compiled_search  # noqa: F401 - say now if Numba is missing
+            try:
+                from . import compiled_search  # noqa: F401 - say now if Numba is missing
+            except ImportError as error:
+                raise ImportError(f"compiled=True needs numba: {pip_install('fast')}") from error
 
     def choose(self, view: View) -> Action:
         legal = view.legal
