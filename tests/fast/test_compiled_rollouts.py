@@ -14,6 +14,7 @@ from the same position must end there too.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -84,6 +85,22 @@ def test_compiled_rollouts_take_the_engines_actions(index: int, rules: Rules) ->
     assert checked
 
 
+class Recording(Playout):
+    """A ``Playout`` that keeps the actions its policy chose (owed draws are taken without
+    asking it)."""
+
+    __slots__ = ("chosen",)
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.chosen: list[int] = []
+
+    def choice(self) -> int:
+        action = super().choice()
+        self.chosen.append(action)
+        return action
+
+
 def _compare(state: State, seat: int) -> int:
     rules = state.rules
     planner = Planner(rules, unseen_counts(view(state, seat)))
@@ -124,9 +141,10 @@ def _compare(state: State, seat: int) -> int:
             if ended.scores is not None:
                 assert scores == ended.scores, where
             assert _value(rules, outcome, seat) == value_of(end, seat), where
-            # The Python Playout, from the same position, ends there too.
-            playout = Playout(rules, RANKED, plan, seat)
+            # The Python Playout, from the same position, chooses alike and ends there too.
+            playout = Recording(rules, RANKED, plan, seat)
             assert rollout_value(playout, state, seat, action) == value_of(end, seat), where
+            assert playout.chosen == [a for a in got[1:] if a != DRAW.index], where
             assert round_end(playout.facts()) == ended, where
             checked += 1
     return checked

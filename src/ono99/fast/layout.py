@@ -2,7 +2,7 @@
 
 ``games`` is a NumPy structured array of shape (B,) and dtype ``GAME``; ``games["total"]`` is a
 (B,) view of every game's running total, ``games["hands"]`` a (B, 6, 4) view of the hands, and
-so on, so NumPy code reads it like a struct of arrays while a kernel works on one game's 280
+so on, so NumPy code reads it like a struct of arrays while a kernel works on one game's 281
 contiguous bytes (``games[g]`` is a record, which Numba passes as a pointer; a tuple of many
 arrays would be copied into every call). The shapes are the largest any rule set needs (6 seats,
 a 112-card pile), so one compiled kernel serves every edition, option set and player count:
