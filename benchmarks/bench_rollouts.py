@@ -106,8 +106,7 @@ def measure(views: list[View]) -> dict[str, Any]:
             random.Random(i),
             v.rules,
             planner,
-            worlds=DEFAULT_WORLDS,
-            max_rollouts=DEFAULT_MAX_ROLLOUTS,
+            worlds=n // len(actions),
         )
         co_s += time.process_time() - start
         # The kernel alone: the same number of rollouts from worlds already dealt.

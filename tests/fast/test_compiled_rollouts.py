@@ -22,9 +22,9 @@ import pytest
 from invariants import config_id, sweep_configs
 from ono99.bots.compiled_search import _value, planner_values
 from ono99.bots.determinize import unseen_counts
-from ono99.bots.expert import rollout_value, value_of
 from ono99.bots.greedy import RANKED
 from ono99.bots.heuristic import Planner
+from ono99.bots.values import rollout_value, value_of
 from ono99.engine import (
     DRAW,
     Rules,

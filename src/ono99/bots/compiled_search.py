@@ -27,9 +27,9 @@ from ..fast.rollouts import CompiledRollouts, Outcome, outcomes, record_of
 from ..fast.worlds import deal_worlds
 from . import heuristic
 from .determinize import Determinizer
-from .expert import SearchResult, match_value, worlds_for
 from .greedy import RANKED
 from .heuristic import Planner
+from .values import SearchResult, match_value
 
 
 class Sampler(Protocol):
@@ -78,17 +78,17 @@ def compiled_search(
     planner: Planner | None,
     *,
     worlds: int,
-    max_rollouts: int,
     time_limit: float | None = None,
 ) -> SearchResult:
-    """``expert.search`` without cut-off or network, its rollouts compiled. A plain
+    """``expert.search`` without cut-off or network, its rollouts compiled, over ``worlds``
+    worlds (``expert.worlds_for`` of the budget). A plain
     ``Determinizer``'s worlds are dealt in compiled code too (``fast.worlds``), from the
     same unseen cards; another sampler's (``infer``) are sampled in Python."""
     rollouts = CompiledRollouts(
         rules, RANKED, None if planner is None else planner_values(planner), seat
     )
     result = SearchResult(actions)
-    n_worlds = worlds_for(len(actions), worlds, max_rollouts)
+    n_worlds = worlds
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     firsts = [a.index for a in actions]
     k = len(actions)

@@ -295,8 +295,7 @@ class ExpertBot:
                 self._rng,
                 view.rules,
                 planner,
-                worlds=self.worlds,
-                max_rollouts=self.max_rollouts,
+                worlds=worlds_for(len(actions), self.worlds, self.max_rollouts),
                 time_limit=self.time_limit,
             )
         if self.search == "ismcts":

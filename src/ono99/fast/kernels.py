@@ -5,7 +5,7 @@ Each private function works on one game: ``r`` is its record (``games[g]``), ``p
 them. The entry points at the end loop over the batch. Records are passed as pointers; the hot
 functions are inlined into their callers (``inline="always"``), as calls between separately
 compiled (cached) functions are not inlined otherwise. The scripts travel as an address and a
-row count rather than as an array (``_scripts_of``), and bit counts are the CPU's own
+row count rather than as an array (``scripts_of``), and bit counts are the CPU's own
 instructions: a plain C loop of the same playout (``benchmarks/c/playout.c``) is the yardstick.
 
 The engine settles automatic consequences by mutual recursion (``_advance`` calls ``_settle``);
@@ -66,7 +66,7 @@ Game = Any  # a record of the GAME dtype (typing only)
 Params = Any  # the record of a PARAMS array
 Scripts = tuple[
     np.int64, np.int64
-]  # the scripts array of layout.scripts, as ``_scripts_of`` gives it
+]  # the scripts array of layout.scripts, as ``scripts_of`` gives it
 
 
 # --------------------------------------------------------------------------- low-level helpers
@@ -85,7 +85,7 @@ _as_pointer: Any = intrinsic(_as_pointer_typing)
 
 
 @njit(cache=True, inline="always")
-def _scripts_of(scripts: np.ndarray) -> Scripts:
+def scripts_of(scripts: np.ndarray) -> Scripts:
     """The scripts array as its address and its rows per game. The entry points pass this
     down, not the array: an array is reference-counted in every inlined function it passes
     through (an atomic increment and decrement, about a quarter of each action's time), two
@@ -115,7 +115,7 @@ def _bit_count_typing(typingctx: Any, x: Any) -> Any:
     return types.int64(x), codegen
 
 
-_bit_count: Any = intrinsic(_bit_count_typing)
+bit_count: Any = intrinsic(_bit_count_typing)
 
 
 def _lowest_bit_typing(typingctx: Any, x: Any) -> Any:
@@ -127,7 +127,7 @@ def _lowest_bit_typing(typingctx: Any, x: Any) -> Any:
     return types.int64(x), codegen
 
 
-_lowest_bit: Any = intrinsic(_lowest_bit_typing)
+lowest_bit: Any = intrinsic(_lowest_bit_typing)
 
 
 # --------------------------------------------------------------------------- randomness
@@ -144,7 +144,7 @@ def _next_random(r: Game) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _below(r: Game, k: int) -> np.int64:
+def below(r: Game, k: int) -> np.int64:
     """A random int in [0, k) for k < 2**32 (multiply-shift; bias below 2**-25)."""
     # np.int64, not int(): Numba compiles int() of a uint64 as a call it does not inline.
     return np.int64(((_next_random(r) >> _S32) * np.uint64(k)) >> _S32)
@@ -155,7 +155,7 @@ def _shuffle_pile(r: Game, length: int) -> None:
     """Fisher–Yates on the first ``length`` cards of the draw pile."""
     pile = r.pile
     for i in range(length - 1, 0, -1):
-        j = _below(r, i + 1)
+        j = below(r, i + 1)
         c = pile[i]
         pile[i] = pile[j]
         pile[j] = c
@@ -221,7 +221,7 @@ def legal_bits(r: Game, p: Params) -> int:
 
 
 @njit(cache=True, inline="always")
-def _nothing_fits(r: Game, p: Params, seat: int) -> bool:
+def nothing_fits(r: Game, p: Params, seat: int) -> bool:
     """No card of ``seat``'s hand may be played now but as a bust (M3)."""
     h = r.hands[seat]
     for i in range(HAND):  # noqa: SIM110 - Numba compiles loops, not generators
@@ -236,9 +236,9 @@ def _random_action(r: Game) -> int:
     bits = r.legal
     if bits == 0:
         return -1
-    for _ in range(_below(r, _bit_count(bits))):
+    for _ in range(below(r, bit_count(bits))):
         bits &= bits - 1  # drop the lowest legal action
-    return _lowest_bit(bits)
+    return lowest_bit(bits)
 
 
 # --------------------------------------------------------------------------- cards
@@ -358,7 +358,7 @@ def _minus_ten(r: Game, p: Params) -> None:
 @njit(cache=True, inline="always")
 def _play(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
     h = r.hands[seat]
-    bust = p.match == POINTS and _nothing_fits(r, p, seat)  # M3: a play when nothing fits
+    bust = p.match == POINTS and nothing_fits(r, p, seat)  # M3: a play when nothing fits
     for i in range(HAND):
         if h[i] == c:
             h[i] = EMPTY
@@ -631,7 +631,7 @@ def _settle(r: Game, p: Params, sc: Scripts, g: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _apply(r: Game, p: Params, sc: Scripts, g: int, action: int) -> None:
+def apply_action(r: Game, p: Params, sc: Scripts, g: int, action: int) -> None:
     """The seat to play takes ``action`` (a legal ALL_ACTIONS index); consequences settled."""
     seat = r.to_play
     r.moves += 1
@@ -647,7 +647,7 @@ def _new_match(r: Game, p: Params, sc: Scripts, g: int) -> None:
     """A new match: the loaded script's dealer and shuffles, if the slot still has them."""
     dealer = r.script_dealer
     if dealer < 0:
-        dealer = _below(r, p.players)
+        dealer = below(r, p.players)
     r.dealer = dealer
     r.round = 0
     r.n_out = 0
@@ -687,7 +687,7 @@ def reset_games(
     """A new match in every slot (a loaded script plays its deal). With ``auto_reset``, a match
     decided at its first deal is replaced at once, as after a step."""
     p = params[0]
-    sc = _scripts_of(scripts)
+    sc = scripts_of(scripts)
     for g in range(games.shape[0]):
         r = games[g]
         _new_match(r, p, sc, g)
@@ -729,13 +729,13 @@ def step_games(
     ended with this action (and, with ``auto_reset``, a new one has started). Returns the first
     game whose scripted reshuffle was bad, or -1."""
     p = params[0]
-    sc = _scripts_of(scripts)
+    sc = scripts_of(scripts)
     for g in range(games.shape[0]):
         act = actions[g]
         if act < 0:
             continue
         r = games[g]
-        _apply(r, p, sc, g, act)
+        apply_action(r, p, sc, g, act)
         if r.error != 0:
             return g
         if r.over != 0:
@@ -756,7 +756,7 @@ def must_bust(games: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
             p.match == POINTS
             and r.over == 0
             and (r.legal & DISCARD_BIT) == 0
-            and _nothing_fits(r, p, r.to_play)
+            and nothing_fits(r, p, r.to_play)
         )
 
 
@@ -778,7 +778,7 @@ def random_playout(
     [0] actions, [1] matches finished, [2] the actions of those matches. Returns the first game
     whose scripted reshuffle was bad, or -1."""
     p = params[0]
-    sc = _scripts_of(scripts)
+    sc = scripts_of(scripts)
     actions = 0
     matches = 0
     match_actions = 0
@@ -788,7 +788,7 @@ def random_playout(
         if r.over != 0:
             _restart(r, p, sc, g)
         for _ in range(steps):
-            _apply(r, p, sc, g, _random_action(r))
+            apply_action(r, p, sc, g, _random_action(r))
             actions += 1
             if r.error != 0:
                 bad = g

@@ -31,9 +31,9 @@ from .kernels import (
     ONO99,
     PLAY2,
     REVERSE,
-    _bit_count,
-    _lowest_bit,
-    _nothing_fits,
+    bit_count,
+    lowest_bit,
+    nothing_fits,
     playable_at,
 )
 from .layout import DISCARD_ACTION, EMPTY, HAND, POINTS
@@ -88,12 +88,12 @@ def greedy_action(r: Game, p: Params, ranks: np.ndarray, margin: int) -> int:
     bits = r.legal
     if bits & DISCARD_BIT:
         return DISCARD_ACTION
-    bust = 1 if p.match == POINTS and _nothing_fits(r, p, r.to_play) else 0
+    bust = 1 if p.match == POINTS and nothing_fits(r, p, r.to_play) else 0
     row = ranks[bust, 1 if r.owed == 2 else 0, 1 if r.total >= p.max_total - margin else 0]
     best = -1
     top = 1 << 30
     while bits != 0:
-        c = _lowest_bit(bits)
+        c = lowest_bit(bits)
         bits &= bits - 1
         if row[c] < top:
             best = c
@@ -215,8 +215,8 @@ def planned_card(r: Game, p: Params, pl: np.ndarray, cnt: np.ndarray) -> int:
     not four ONO 99s): the card."""
     seat = r.to_play
     legal = r.legal
-    if _bit_count(legal) == 1:
-        return _lowest_bit(legal)
+    if bit_count(legal) == 1:
+        return lowest_bit(legal)
     if (legal >> ONO99) & 1:
         return ONO99  # X3: a dead card turned into a free play
     # ``playout.neighbours``: the hand sizes of the next seat in and of the previous one.
@@ -251,11 +251,11 @@ def planned_card(r: Game, p: Params, pl: np.ndarray, cnt: np.ndarray) -> int:
             cnt[c] += 1
     total = r.total
     two = r.owed == 2
-    best = _lowest_bit(legal)
+    best = lowest_bit(legal)
     best_value = -1e9
     bits = legal
     while bits != 0:
-        c = _lowest_bit(bits)
+        c = lowest_bit(bits)
         bits &= bits - 1
         cnt[c] -= 1
         t = _after(p, total, c)

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..engine import OUT, Rules, State
-from .kernels import _apply, _nothing_fits, _scripts_of, take_draw
+from .kernels import apply_action, nothing_fits, scripts_of, take_draw
 from .layout import (
     DISCARD_ACTION,
     DRAW_ACTION,
@@ -70,7 +70,7 @@ def run_rollouts(
     ``trace`` of shape (B, T), ``trace[g]`` receives the actions played (``first`` included),
     then -1. Returns the number of actions played."""
     p = params[0]
-    sc = _scripts_of(script)
+    sc = scripts_of(script)
     use_plan = planner.shape[0] > 0
     cnt = np.zeros(16, dtype=np.int64)
     room = trace.shape[1]
@@ -86,7 +86,7 @@ def run_rollouts(
             if a == DRAW_ACTION:  # X2: the owing seat (first, it may be ``me`` out of turn)
                 take_draw(r, p, sc, g, r.owes)
             else:
-                _apply(r, p, sc, g, a)
+                apply_action(r, p, sc, g, a)
             if r.over != 0 or r.error != 0 or r.to_play < 0:  # to_play -1: the round ended
                 break
             if r.owes >= 0:  # an owed draw is taken at once, by whichever seat owes it
@@ -97,7 +97,7 @@ def run_rollouts(
                 use_plan
                 and r.to_play == me
                 and a != DISCARD_ACTION
-                and not (p.match == POINTS and _nothing_fits(r, p, me))
+                and not (p.match == POINTS and nothing_fits(r, p, me))
             ):
                 a = planned_card(r, p, planner, cnt)  # where a card fits, as Playout.choice
         if t < room:

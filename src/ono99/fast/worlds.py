@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from .kernels import _below
+from .kernels import below
 from .layout import EMPTY, HAND, PILE
 
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -37,7 +37,7 @@ def _deal(
         r = worlds[w]
         cards[:nf] = free
         for i in range(nf - 1, 0, -1):  # Fisher–Yates
-            j = _below(r, i + 1)
+            j = below(r, i + 1)
             c = cards[i]
             cards[i] = cards[j]
             cards[j] = c
@@ -46,7 +46,7 @@ def _deal(
                 cards[i + nk] = cards[i]
             cards[held : held + nk] = forced
             for i in range(held + nk - 1, 0, -1):
-                j = _below(r, i + 1)
+                j = below(r, i + 1)
                 c = cards[i]
                 cards[i] = cards[j]
                 cards[j] = c
