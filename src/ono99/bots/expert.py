@@ -53,6 +53,9 @@ opponent's hand towards what its recent plays suggest (under a greedy model of p
 off by default: paired games against ``greedy`` showed no significant gain (the figures are
 in docs/bots.md, "Tried, measured, and left out").
 
+``compiled=True`` plays the same rollouts in Numba, many at once (``bots/compiled_search.py``,
+the ``fast`` extra), in every edition, option and player count.
+
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
 """
@@ -65,6 +68,7 @@ from collections.abc import Callable
 
 from ..engine import DRAW, Action, State, View
 from ..fast.playout import Playout
+from ..invocation import pip_install
 from .base import Bot
 from .cutoff import Cutoff
 from .determinize import Determinizer, unseen_counts
@@ -194,6 +198,7 @@ class ExpertBot:
         mix: float = 1.0,
         rollout: str = "heuristic",
         search: str = "pimc",
+        compiled: bool = False,
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -221,6 +226,18 @@ class ExpertBot:
             raise ValueError("search='ismcts' plays its rollouts to the end with the heuristic's "
                              "planner: it takes no cutoff and no network rollouts")  # fmt: skip
         self.search = search
+        # Rollouts in Numba (``compiled_search.py``, the ``fast`` extra).
+        self.compiled = compiled
+        if compiled:
+            if search != "pimc" or cutoff or rollout != "heuristic":
+                raise ValueError(
+                    "compiled=True plays PIMC rollouts to the end with the heuristic's "
+                    "planner: no ismcts, cutoff or network rollouts"
+                )
+            try:
+                from . import compiled_search  # noqa: F401 - say now if Numba is missing
+            except ImportError as error:
+                raise ImportError(f"compiled=True needs numba: {pip_install('fast')}") from error
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -268,6 +285,19 @@ class ExpertBot:
             self._rng,
             Playout(view.rules, RANKED, planner, seat),
         )
+        if self.compiled:
+            from .compiled_search import compiled_search
+
+            return compiled_search(
+                sampler,
+                seat,
+                actions,
+                self._rng,
+                view.rules,
+                planner,
+                worlds=worlds_for(len(actions), self.worlds, self.max_rollouts),
+                time_limit=self.time_limit,
+            )
         if self.search == "ismcts":
             return ismcts(
                 *given,

@@ -193,7 +193,7 @@ def _restart_where(games: np.ndarray, params: np.ndarray, sc: np.ndarray, where:
     """A new random match in each slot ``where`` says, as the simulator's auto-reset starts
     one (``FastBatch`` offers auto-reset for every slot or none; this picks the slots)."""
     p = params[0]
-    scripts = kernels._scripts_of(sc)  # the kernels take the scripts as an address
+    scripts = kernels.scripts_of(sc)  # the kernels take the scripts as an address
     for g in range(games.shape[0]):
         if where[g]:
             kernels._restart(games[g], p, scripts, g)

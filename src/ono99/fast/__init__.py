@@ -10,6 +10,10 @@ action), and ``tests/fast/test_fast_differential.py`` runs that contract over al
 - ``batch`` (with ``kernels`` and ``layout``): ``FastBatch``, B games stepped at once by Numba
   kernels over NumPy records. Needs the ``fast`` extra; its public import path is
   ``ono99.sim.fast``, which re-exports it.
+- ``rollouts`` (with ``rollout_policy`` and ``worlds``): the searching expert's rollouts, many at
+  once, on ``batch``'s kernels — not another copy of the rules, only the rollout's players
+  (greedy's ranks, the heuristic's planner) and its horizon (``ExpertBot(compiled=True)``).
+  Needs the ``fast`` extra. The kernels play the draw penalty (X2) for rollouts only.
 
 This package sits between the engine and the bots (``engine`` ← ``fast`` ← ``bots``), so that
 a bot may use a fast implementation; it imports nothing but the engine, and importing it (or

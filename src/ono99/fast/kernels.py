@@ -5,7 +5,7 @@ Each private function works on one game: ``r`` is its record (``games[g]``), ``p
 them. The entry points at the end loop over the batch. Records are passed as pointers; the hot
 functions are inlined into their callers (``inline="always"``), as calls between separately
 compiled (cached) functions are not inlined otherwise. The scripts travel as an address and a
-row count rather than as an array (``_scripts_of``), and bit counts are the CPU's own
+row count rather than as an array (``scripts_of``), and bit counts are the CPU's own
 instructions: a plain C loop of the same playout (``benchmarks/c/playout.c``) is the yardstick.
 
 The engine settles automatic consequences by mutual recursion (``_advance`` calls ``_settle``);
@@ -14,9 +14,11 @@ busts' outs, round ends and new deals until the seat to play has a legal action 
 over. It visits the same states in the same order.
 
 Legal actions are an int bitmask: bit c for ``play c`` (canonical card order), bit 16 for
-``discard ono99`` — the engine's ``ALL_ACTIONS`` indices. The draw penalty (X2) is not
-simulated. Randomness is each game's own splitmix64 generator (``r.rng``): deals, reshuffles
-and the random playout's choices.
+``discard ono99``, bit 17 for ``draw`` — the engine's ``ALL_ACTIONS`` indices. The draw penalty
+(X2) is played when ``Params.draw_penalty`` is set, for the rollouts (``rollouts.py``) only: a
+played card leaves its player owing a draw (``owes``), which ``take_draw`` takes; the batch
+refuses it, as its API steps only the seat to play. Randomness is each game's own splitmix64
+generator (``r.rng``): deals, reshuffles and the random playout's choices.
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ from .layout import (
     CARD_POINTS_ARRAY,
     DECK_COUNTS_ARRAY,
     DISCARD_ACTION,
+    DRAW_ACTION,
     EMPTY,
     ERROR_BAD_RESHUFFLE,
     HAND,
     NUM_ACTIONS,
     PILE,
     POINTS,
+    ROUND,
     SINGLE,
     TOKENS,
 )
@@ -47,6 +51,7 @@ IN, OUT, OUT_OF_ROUND = Status.IN.code, Status.OUT.code, Status.OUT_OF_ROUND.cod
 MINUS_TEN, REVERSE, PLAY2, HOLD, ONO99 = 11, 12, 13, 14, 15  # as ono99.engine.cards
 NUM_KINDS = 16
 DISCARD_BIT = 1 << DISCARD_ACTION
+DRAW_BIT = 1 << DRAW_ACTION
 
 # Global arrays: Numba freezes them into the compiled code as constants.
 _POINTS = CARD_POINTS_ARRAY
@@ -61,7 +66,7 @@ Game = Any  # a record of the GAME dtype (typing only)
 Params = Any  # the record of a PARAMS array
 Scripts = tuple[
     np.int64, np.int64
-]  # the scripts array of layout.scripts, as ``_scripts_of`` gives it
+]  # the scripts array of layout.scripts, as ``scripts_of`` gives it
 
 
 # --------------------------------------------------------------------------- low-level helpers
@@ -80,7 +85,7 @@ _as_pointer: Any = intrinsic(_as_pointer_typing)
 
 
 @njit(cache=True, inline="always")
-def _scripts_of(scripts: np.ndarray) -> Scripts:
+def scripts_of(scripts: np.ndarray) -> Scripts:
     """The scripts array as its address and its rows per game. The entry points pass this
     down, not the array: an array is reference-counted in every inlined function it passes
     through (an atomic increment and decrement, about a quarter of each action's time), two
@@ -110,7 +115,7 @@ def _bit_count_typing(typingctx: Any, x: Any) -> Any:
     return types.int64(x), codegen
 
 
-_bit_count: Any = intrinsic(_bit_count_typing)
+bit_count: Any = intrinsic(_bit_count_typing)
 
 
 def _lowest_bit_typing(typingctx: Any, x: Any) -> Any:
@@ -122,7 +127,7 @@ def _lowest_bit_typing(typingctx: Any, x: Any) -> Any:
     return types.int64(x), codegen
 
 
-_lowest_bit: Any = intrinsic(_lowest_bit_typing)
+lowest_bit: Any = intrinsic(_lowest_bit_typing)
 
 
 # --------------------------------------------------------------------------- randomness
@@ -139,7 +144,7 @@ def _next_random(r: Game) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _below(r: Game, k: int) -> np.int64:
+def below(r: Game, k: int) -> np.int64:
     """A random int in [0, k) for k < 2**32 (multiply-shift; bias below 2**-25)."""
     # np.int64, not int(): Numba compiles int() of a uint64 as a call it does not inline.
     return np.int64(((_next_random(r) >> _S32) * np.uint64(k)) >> _S32)
@@ -150,7 +155,7 @@ def _shuffle_pile(r: Game, length: int) -> None:
     """Fisher–Yates on the first ``length`` cards of the draw pile."""
     pile = r.pile
     for i in range(length - 1, 0, -1):
-        j = _below(r, i + 1)
+        j = below(r, i + 1)
         c = pile[i]
         pile[i] = pile[j]
         pile[j] = c
@@ -160,9 +165,10 @@ def _shuffle_pile(r: Game, length: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _playable(r: Game, p: Params, c: int) -> bool:
-    """T1 with K2, K6, P4 and X3: may card ``c`` be played now (not as a bust)?"""
-    t = r.total
+def playable_at(p: Params, t: int, owed: int, ono99_played: int, c: int) -> bool:
+    """T1 with K2, K6, P4 and X3: may card ``c`` be played at total ``t``, with ``owed`` cards
+    owed and an ONO 99 played this turn or not (not as a bust)? The rollouts' planner asks it
+    of positions it only imagines (``rollout_policy``)."""
     if c <= 10:
         return t + c <= p.max_total
     if c == MINUS_TEN:
@@ -171,10 +177,16 @@ def _playable(r: Game, p: Params, c: int) -> bool:
             after = 0
         return after <= p.max_total
     if c == ONO99:
-        return p.ono99_on_tens != 0 and r.ono99_played == 0 and t % 10 == 0 and t <= p.max_total
+        return p.ono99_on_tens != 0 and ono99_played == 0 and t % 10 == 0 and t <= p.max_total
     if c == PLAY2:
-        return t <= p.max_total and (r.owed == 1 or p.play2_deflects_play2 != 0)
+        return t <= p.max_total and (owed == 1 or p.play2_deflects_play2 != 0)
     return t <= p.max_total  # Reverse, Hold
+
+
+@njit(cache=True, inline="always")
+def _playable(r: Game, p: Params, c: int) -> bool:
+    """May card ``c`` be played now (not as a bust)?"""
+    return playable_at(p, r.total, r.owed, r.ono99_played, c)
 
 
 @njit(cache=True, inline="always")
@@ -185,6 +197,7 @@ def legal_bits(r: Game, p: Params) -> int:
     if r.over != 0:
         return 0
     h = r.hands[r.to_play]
+    draw = DRAW_BIT if r.owes == r.to_play else 0  # X2: an owed draw (rollouts only)
     if (
         p.four_ono99_discard != 0
         and h[0] == ONO99
@@ -192,14 +205,14 @@ def legal_bits(r: Game, p: Params) -> int:
         and h[2] == ONO99
         and h[3] == ONO99
     ):
-        return DISCARD_BIT  # K7: the only play for such a hand
+        return DISCARD_BIT | draw  # K7: the only play for such a hand
     bits = 0
     for i in range(HAND):
         c = h[i]
         if c != EMPTY and _playable(r, p, c):
             bits |= 1 << c
-    if bits != 0 or p.match != POINTS:
-        return bits
+    if bits != 0 or draw != 0 or p.match != POINTS:
+        return bits | draw  # X2: never out while a draw is still yours
     for i in range(HAND):  # M3: nothing playable, so any non-ONO-99 card, as a bust
         c = h[i]
         if c != EMPTY and c != ONO99:
@@ -208,7 +221,7 @@ def legal_bits(r: Game, p: Params) -> int:
 
 
 @njit(cache=True, inline="always")
-def _nothing_fits(r: Game, p: Params, seat: int) -> bool:
+def nothing_fits(r: Game, p: Params, seat: int) -> bool:
     """No card of ``seat``'s hand may be played now but as a bust (M3)."""
     h = r.hands[seat]
     for i in range(HAND):  # noqa: SIM110 - Numba compiles loops, not generators
@@ -223,9 +236,9 @@ def _random_action(r: Game) -> int:
     bits = r.legal
     if bits == 0:
         return -1
-    for _ in range(_below(r, _bit_count(bits))):
+    for _ in range(below(r, bit_count(bits))):
         bits &= bits - 1  # drop the lowest legal action
-    return _lowest_bit(bits)
+    return lowest_bit(bits)
 
 
 # --------------------------------------------------------------------------- cards
@@ -289,6 +302,24 @@ def _draw(r: Game, sc: Scripts, g: int, seat: int, k: int) -> None:
         r.pile_pos += 1
 
 
+@njit(cache=True, inline="always")
+def _draw_after_play(r: Game, p: Params, sc: Scripts, g: int, seat: int) -> None:
+    """T2, or under the draw penalty (X2) a draw owed, to be taken as an action."""
+    if p.draw_penalty != 0:
+        r.owes = seat
+    else:
+        _draw(r, sc, g, seat, 1)
+
+
+@njit(cache=True)
+def take_draw(r: Game, p: Params, sc: Scripts, g: int, seat: int) -> None:
+    """X2: ``seat`` takes the draw it owes (any seat, in turn or not)."""
+    r.owes = -1
+    _draw(r, sc, g, seat, 1)
+    if seat == r.to_play:
+        _settle(r, p, sc, g)
+
+
 # --------------------------------------------------------------------------- turns
 
 
@@ -327,13 +358,14 @@ def _minus_ten(r: Game, p: Params) -> None:
 @njit(cache=True, inline="always")
 def _play(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
     h = r.hands[seat]
-    bust = p.match == POINTS and _nothing_fits(r, p, seat)  # M3: a play when nothing fits
+    bust = p.match == POINTS and nothing_fits(r, p, seat)  # M3: a play when nothing fits
     for i in range(HAND):
         if h[i] == c:
             h[i] = EMPTY
             break
     r.discard[c] += 1
     r.discard_size += 1
+    r.owes = -1  # X2: a card played makes an owed draw lost
     if bust:
         _bust(r, p, sc, g, seat, c)
         return
@@ -350,7 +382,7 @@ def _play(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
         r.direction = -r.direction
     elif c == ONO99:
         r.ono99_played = 1
-    _draw(r, sc, g, seat, 1)
+    _draw_after_play(r, p, sc, g, seat)
     if first_of_two and not deflect:
         r.owed = 1  # P1: the same player plays their second card
     else:
@@ -368,7 +400,7 @@ def _bust(r: Game, p: Params, sc: Scripts, g: int, seat: int, c: int) -> None:
             r.total += c
         elif c == MINUS_TEN:
             _minus_ten(r, p)
-    _draw(r, sc, g, seat, 1)
+    _draw_after_play(r, p, sc, g, seat)
     _out_of_round(r, p, sc, g, seat)
 
 
@@ -378,6 +410,7 @@ def _discard_four(r: Game, p: Params, sc: Scripts, g: int, seat: int) -> None:
     r.hands[seat, :] = EMPTY
     r.discard[ONO99] += 4
     r.discard_size += 4
+    r.owes = -1  # X2: an owed draw is lost
     _draw(r, sc, g, seat, 4)
     if r.owed == 2:
         r.owed = 1  # the first of two owed cards; it does not deflect
@@ -402,6 +435,7 @@ def _finish(r: Game, p: Params) -> None:
     """The match is over; ``winners`` has been filled in."""
     r.over = 1
     r.to_play = -1
+    r.owes = -1
     r.owed = 0
     r.n_oor = 0
     r.ono99_played = 0
@@ -427,6 +461,8 @@ def _leave(r: Game, seat: int) -> None:
 def _eliminate(r: Game, p: Params, seat: int) -> None:
     """E1: the hand is laid down (it stays in ``hands``), the player is out of the game."""
     _leave(r, seat)
+    if r.owes == seat:
+        r.owes = -1
     if _count_in(r, p) == 1:
         _finish_with_remaining(r, p)
     else:
@@ -514,6 +550,9 @@ def _next_round_or_finish(r: Game, p: Params, sc: Scripts, g: int) -> None:
     if remaining == 1:
         _finish_with_remaining(r, p)
         return
+    if p.horizon == ROUND:  # a rollout's horizon: the round is over, no new deal, nobody to play
+        r.to_play = -1
+        return
     d = r.dealer + 1  # M2: the deal passes clockwise to a seat still in the game
     if d == n:
         d = 0
@@ -569,13 +608,14 @@ def _deal(r: Game, p: Params, sc: Scripts, g: int) -> None:
     r.owed = 1
     r.ono99_played = 0
     r.n_oor = 0
+    r.owes = -1
 
 
 @njit(cache=True, inline="always")
 def _settle(r: Game, p: Params, sc: Scripts, g: int) -> None:
     """Resolve automatic consequences until the seat to play has a legal action or the match
     is over (E1, M2, M3)."""
-    while r.over == 0:
+    while r.over == 0 and r.to_play >= 0:  # to_play -1: stopped at a round's end (horizon)
         bits = legal_bits(r, p)
         if bits != 0:
             r.legal = bits
@@ -591,7 +631,7 @@ def _settle(r: Game, p: Params, sc: Scripts, g: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _apply(r: Game, p: Params, sc: Scripts, g: int, action: int) -> None:
+def apply_action(r: Game, p: Params, sc: Scripts, g: int, action: int) -> None:
     """The seat to play takes ``action`` (a legal ALL_ACTIONS index); consequences settled."""
     seat = r.to_play
     r.moves += 1
@@ -607,7 +647,7 @@ def _new_match(r: Game, p: Params, sc: Scripts, g: int) -> None:
     """A new match: the loaded script's dealer and shuffles, if the slot still has them."""
     dealer = r.script_dealer
     if dealer < 0:
-        dealer = _below(r, p.players)
+        dealer = below(r, p.players)
     r.dealer = dealer
     r.round = 0
     r.n_out = 0
@@ -647,7 +687,7 @@ def reset_games(
     """A new match in every slot (a loaded script plays its deal). With ``auto_reset``, a match
     decided at its first deal is replaced at once, as after a step."""
     p = params[0]
-    sc = _scripts_of(scripts)
+    sc = scripts_of(scripts)
     for g in range(games.shape[0]):
         r = games[g]
         _new_match(r, p, sc, g)
@@ -689,13 +729,13 @@ def step_games(
     ended with this action (and, with ``auto_reset``, a new one has started). Returns the first
     game whose scripted reshuffle was bad, or -1."""
     p = params[0]
-    sc = _scripts_of(scripts)
+    sc = scripts_of(scripts)
     for g in range(games.shape[0]):
         act = actions[g]
         if act < 0:
             continue
         r = games[g]
-        _apply(r, p, sc, g, act)
+        apply_action(r, p, sc, g, act)
         if r.error != 0:
             return g
         if r.over != 0:
@@ -716,7 +756,7 @@ def must_bust(games: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
             p.match == POINTS
             and r.over == 0
             and (r.legal & DISCARD_BIT) == 0
-            and _nothing_fits(r, p, r.to_play)
+            and nothing_fits(r, p, r.to_play)
         )
 
 
@@ -738,7 +778,7 @@ def random_playout(
     [0] actions, [1] matches finished, [2] the actions of those matches. Returns the first game
     whose scripted reshuffle was bad, or -1."""
     p = params[0]
-    sc = _scripts_of(scripts)
+    sc = scripts_of(scripts)
     actions = 0
     matches = 0
     match_actions = 0
@@ -748,7 +788,7 @@ def random_playout(
         if r.over != 0:
             _restart(r, p, sc, g)
         for _ in range(steps):
-            _apply(r, p, sc, g, _random_action(r))
+            apply_action(r, p, sc, g, _random_action(r))
             actions += 1
             if r.error != 0:
                 bad = g

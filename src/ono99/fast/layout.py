@@ -2,7 +2,7 @@
 
 ``games`` is a NumPy structured array of shape (B,) and dtype ``GAME``; ``games["total"]`` is a
 (B,) view of every game's running total, ``games["hands"]`` a (B, 6, 4) view of the hands, and
-so on, so NumPy code reads it like a struct of arrays while a kernel works on one game's 280
+so on, so NumPy code reads it like a struct of arrays while a kernel works on one game's 281
 contiguous bytes (``games[g]`` is a record, which Numba passes as a pointer; a tuple of many
 arrays would be copied into every call). The shapes are the largest any rule set needs (6 seats,
 a 112-card pile), so one compiled kernel serves every edition, option set and player count:
@@ -50,6 +50,7 @@ over             ()      int8    the match is over
 dealer           ()      int8    the current round's dealer
 error            ()      int8    1: a scripted reshuffle was not a permutation of the discard
 script_dealer    ()      int8    the scripted first dealer, -1 for a random one
+owes             ()      int8    the seat owing a draw (X2; rollouts only), -1 for none
 ===============  ======  ======  ===============================================================
 
 Scripted deals (``Deal``: first dealer, deck order of rounds 1, 2, … and the new draw pile at
@@ -75,7 +76,7 @@ PILE = max(sum(c) for c in DECK_COUNTS.values())  # 112: the largest deck
 EMPTY = -1  # a free hand slot
 NUM_ACTIONS = len(ALL_ACTIONS)  # 18: 16 plays by card id, discard ono99, draw
 DISCARD_ACTION = 16
-DRAW_ACTION = 17  # never legal here: the draw penalty (X2) is not simulated
+DRAW_ACTION = 17  # legal only under the draw penalty (X2), which only rollouts play
 
 # Editions, match formats, variants and bust modes as ints (Params).
 EDITION_CODES = {"2022": 0, "1980": 1}
@@ -122,6 +123,7 @@ GAME = np.dtype(
         ("dealer", np.int8),
         ("error", np.int8),
         ("script_dealer", np.int8),
+        ("owes", np.int8),
     ]
 )
 
@@ -145,12 +147,17 @@ PARAMS = np.dtype(
             "target",
             "variant",  # VARIANT_CODES
             "bust_total",  # BUST_CODES
+            "draw_penalty",  # X2: played by the rollouts only (the batch refuses it)
+            "horizon",  # MATCH: play on to the match's end; ROUND: stop at a round's end
         )
     ]
 )
 
 
-def params_of(rules: Rules) -> np.ndarray:
+MATCH, ROUND = 0, 1  # Params.horizon: where the kernels stop (rollouts stop at a round's end)
+
+
+def params_of(rules: Rules, horizon: int = MATCH) -> np.ndarray:
     params = np.zeros(1, dtype=PARAMS)
     values = {
         "edition": EDITION_CODES[rules.edition],
@@ -166,6 +173,8 @@ def params_of(rules: Rules) -> np.ndarray:
         "target": rules.target,
         "variant": VARIANT_CODES[rules.variant],
         "bust_total": BUST_CODES[rules.bust_total],
+        "draw_penalty": rules.draw_penalty,
+        "horizon": horizon,
     }
     for name, value in values.items():
         params[name] = int(value)
@@ -186,6 +195,7 @@ def allocate(batch: int) -> np.ndarray:
     games["to_play"] = -1
     games["direction"] = 1
     games["script_dealer"] = -1
+    games["owes"] = -1
     return games
 
 

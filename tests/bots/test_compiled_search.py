@@ -1,0 +1,185 @@
+"""The expert's compiled search (``ExpertBot(compiled=True)``, ``bots/compiled_search.py``):
+its worlds are consistent with the view, it reads nothing hidden, it estimates what the Python
+search estimates, and it stays out of what it does not play. (Its rollouts are held to the
+engine in tests/fast/test_compiled_rollouts.py.)"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from hidden import hide
+from invariants import config_id, random_states, sweep_configs
+from ono99.bots import ExpertBot
+from ono99.bots.compiled_search import _value, points_values, supports
+from ono99.bots.determinize import Determinizer
+from ono99.bots.expert import candidates
+from ono99.bots.greedy import RANKED
+from ono99.engine import IN, Rules, make_rules, view
+from ono99.engine.cards import counts
+from ono99.fast.layout import EMPTY
+from ono99.fast.rollouts import CompiledRollouts, outcomes, record_of
+from ono99.fast.worlds import deal_worlds
+from tiers import sampled, slow
+
+CONFIGS = [r for r in sweep_configs() if supports(r)]
+TINY = {"worlds": 3, "max_rollouts": 9}
+
+
+def _positions(rules: Rules, seed: int, every: int = 5):  # type: ignore[no-untyped-def]
+    for i, state in enumerate(random_states(rules, seed)):
+        if state.over or i % every:
+            continue
+        for seat in range(rules.players):
+            if state.status[seat] == IN and len(view(state, seat).legal) > 1:
+                yield state, seat
+
+
+@pytest.mark.parametrize(
+    ("index", "rules"), sampled(list(enumerate(CONFIGS[::7])), 4, ids=lambda c: config_id(c[1]))
+)
+def test_compiled_worlds_are_consistent_with_the_view(index: int, rules: Rules) -> None:
+    """Every world ``fast.worlds`` deals, made an engine state, shows the seat its own view;
+    the hidden cards are the unseen ones dealt again, and the forced ones are in hands."""
+    rng = random.Random(index)
+    checked = 0
+    for state, seat in _positions(rules, 700 + index):
+        v = view(state, seat)
+        sampler = Determinizer(v)
+        template = record_of(sampler.sample(rng))
+        worlds = deal_worlds(
+            template, 8, index, sampler.hidden, sampler.sizes, sampler.free, sampler.forced
+        )
+        unseen = counts(sampler.free + sampler.forced)
+        for r in worlds:
+            hands = [tuple(sorted(int(c) for c in h if c != EMPTY)) for h in r["hands"]]
+            pile = tuple(int(c) for c in r["pile"][: r["pile_len"]])
+            world = sampler.state(hands[: rules.players], pile, 1)
+            assert view(world, seat) == v
+            held = [c for s in sampler.hidden for c in hands[s]]
+            assert counts(held + list(pile)) == unseen
+            assert all(f <= h for f, h in zip(counts(sampler.forced), counts(held), strict=True))
+            checked += 1
+    assert checked
+
+
+def test_compiled_worlds_vary_and_keep_forced_cards_in_hands() -> None:
+    """A reshuffled pile forces cards into the hidden hands (determinize.py); the compiled
+    deal keeps them there, and deals different worlds."""
+    rules = make_rules("1980", players=3, max_total=400)
+    forced = 0
+    for state, seat in _positions(rules, 3, every=7):
+        sampler = Determinizer(view(state, seat))
+        if not sampler.forced:
+            continue
+        forced += 1
+        worlds = deal_worlds(
+            record_of(state), 20, 9, sampler.hidden, sampler.sizes, sampler.free, sampler.forced
+        )
+        seen = {bytes(r["hands"].tobytes()) + bytes(r["pile"].tobytes()) for r in worlds}
+        assert len(seen) > 10
+        for r in worlds:
+            held = [int(c) for s in sampler.hidden for c in r["hands"][s] if c != EMPTY]
+            assert all(f <= h for f, h in zip(counts(sampler.forced), counts(held), strict=True))
+        if forced >= 5:
+            break
+    assert forced
+
+
+@pytest.mark.parametrize(
+    ("index", "rules"), sampled(list(enumerate(CONFIGS[3::23])), 3, ids=lambda c: config_id(c[1]))
+)
+def test_the_compiled_expert_sees_only_its_view(index: int, rules: Rules) -> None:
+    """V1: two states that differ only in what the seat cannot see give the compiled expert,
+    seeded alike, the same choice and the same estimates."""
+    rng = random.Random(f"peek-compiled:{index}")
+    checked = 0
+    for state, seat in _positions(rules, 500 + index, every=4):
+        other = hide(state, seat, rng)
+        mine, theirs = view(state, seat), view(other, seat)
+        assert mine == theirs
+
+        def bot() -> ExpertBot:
+            return ExpertBot(index, compiled=True, **TINY)
+
+        assert bot().choose(mine) is bot().choose(theirs)
+        assert bot().evaluate(mine) == bot().evaluate(theirs)
+        checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize(
+    ("rules", "worlds", "apart", "within"),
+    [
+        pytest.param(make_rules("2022", players=2), 2000, 0.15, 0.05, marks=slow),
+        (make_rules("1980", players=4, match="tokens"), 600, 0.04, 0.02),
+        (make_rules("2022", players=3, match="points"), 600, 0.0, 0.03),  # values lie close
+    ],
+    ids=lambda x: config_id(x) if isinstance(x, Rules) else str(x),
+)
+def test_the_compiled_search_estimates_what_the_python_search_does(
+    rules: Rules, worlds: int, apart: float, within: float
+) -> None:
+    """The same search on other draws of the same worlds: each action's estimated chance of
+    winning agrees with the Python search's within sampling error (``worlds`` each, about 2.5
+    standard errors), at positions where the actions' values lie ``apart`` (so a mix-up
+    would show)."""
+    budget = {"worlds": worlds, "max_rollouts": 10**6}
+    compared = 0
+    for state, seat in _positions(rules, 41, every=3):
+        v = view(state, seat)
+        python = dict(ExpertBot(1, **budget).evaluate(v))
+        if max(python.values()) - min(python.values()) < apart:
+            continue
+        compiled = dict(ExpertBot(2, compiled=True, **budget).evaluate(v))
+        for action, value in python.items():
+            assert abs(compiled[action] - value) < within, (config_id(rules), action)
+        compared += 1
+        if compared == 3:
+            break
+    assert compared
+
+
+def test_the_compiled_search_refuses_what_it_does_not_play() -> None:
+    for options in ({"cutoff": 1}, {"search": "ismcts"}):
+        with pytest.raises(ValueError, match="compiled=True"):
+            ExpertBot(1, compiled=True, **options)  # type: ignore[arg-type]
+
+
+def test_the_compiled_search_plays_the_draw_penalty() -> None:
+    """X2: owed draws are taken at once (instant), and every other decision is searched."""
+    rules = make_rules("2022", players=3, draw_penalty=True)
+    assert supports(rules)
+    searched = 0
+    for state, seat in _positions(rules, 5, every=2):
+        v = view(state, seat)
+        estimates = ExpertBot(4, compiled=True, **TINY).evaluate(v)
+        assert [a for a, _ in estimates] == list(v.legal)
+        assert all(0.0 <= x <= 1.0 for _, x in estimates)
+        searched += 1
+    assert searched
+
+
+@pytest.mark.parametrize("rules", [r for r in CONFIGS if r.match == "points"][::5], ids=config_id)
+def test_points_ends_are_valued_as_match_value_values_them(rules: Rules) -> None:
+    """``points_values`` (NumPy, all ends at once) gives exactly what ``match_value`` gives
+    each end (through ``_value``, held to ``value_of`` in test_compiled_rollouts.py)."""
+    rng = random.Random(config_id(rules))
+    checked = 0
+    for state, seat in _positions(rules, 61, every=6):
+        sampler = Determinizer(view(state, seat))
+        worlds = deal_worlds(
+            record_of(state), 30, 7, sampler.hidden, sampler.sizes, sampler.free, sampler.forced
+        )
+        actions = candidates(view(state, seat).legal)
+        games = np.repeat(worlds, len(actions))
+        CompiledRollouts(rules, RANKED, None, seat).run(games, [a.index for a in actions] * 30)
+        ends, index = outcomes(games, rules.players)
+        want = [_value(rules, ends[i], seat) for i in index]
+        assert points_values(games, rules, seat).tolist() == want
+        checked += len(want)
+        if rng.random() < 0.3:
+            break
+    assert checked

@@ -1,0 +1,150 @@
+"""Compiled rollouts (``ono99.fast.rollouts``) play on as the engine does, played by the same
+policies, and as the Python ``Playout`` does.
+
+From decision positions of random engine games, in every configuration of the conformance
+sweep (the draw penalty, X2, included), after every first action,
+with greedy at every seat and with the heuristic's planner at the searching seat: the
+reference is the engine played as a rollout plays (``rollouts.engine_rollout``). The compiled
+rollout is given the engine's reshuffles as scripts (``layout.scripts``; unscripted, it shuffles
+with its own generator), so it must take the engine's actions one by one, end where it ends
+(``round_end``, or the winners once the match is over) and be valued alike; the ``Playout``
+from the same position must end there too.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from invariants import config_id, sweep_configs
+from ono99.bots.compiled_search import _value, planner_values
+from ono99.bots.determinize import unseen_counts
+from ono99.bots.greedy import RANKED
+from ono99.bots.heuristic import Planner
+from ono99.bots.values import rollout_value, value_of
+from ono99.engine import (
+    DRAW,
+    Rules,
+    State,
+    apply,
+    apply_unchecked,
+    legal_actions,
+    make_rules,
+    new_game,
+    view,
+)
+from ono99.engine.state import chain_items
+from ono99.fast.contract import facts, round_end
+from ono99.fast.layout import PILE, scripts
+from ono99.fast.playout import Playout
+from ono99.fast.rollouts import CompiledRollouts, outcomes, record_of
+from rollouts import engine_rollout
+from tiers import sampled
+
+TRACE = 4000  # room for every action of a rollout (a single game of max_total 400 is long)
+
+
+def rollout_configs() -> list[Rules]:
+    configs = {config_id(r): r for r in sweep_configs()}
+    assert any(r.draw_penalty for r in configs.values())
+    for edition in ("2022", "1980"):
+        for match in ("single", "tokens", "points"):
+            for players in range(2, 7):
+                rules = make_rules(edition, players=players, match=match)
+                configs.setdefault(config_id(rules), rules)
+            # Long rounds: the draw pile runs out again and again (T3).
+            rules = make_rules(edition, players=3, match=match, max_total=400)
+            configs.setdefault(config_id(rules), rules)
+    return list(configs.values())
+
+
+CONFIGS = rollout_configs()
+
+
+@pytest.mark.parametrize(
+    ("index", "rules"), sampled(list(enumerate(CONFIGS)), 12, ids=lambda c: config_id(c[1]))
+)
+def test_compiled_rollouts_take_the_engines_actions(index: int, rules: Rules) -> None:
+    rng = random.Random(f"compiled-rollouts:{index}")
+    checked = 0
+    for game in range(3):
+        state = new_game(rules, 1000 * index + game)
+        while not state.over:
+            legal = legal_actions(state)
+            seat = state.to_play
+            assert seat is not None
+            if len(legal) > 1 and rng.random() < 0.25:
+                checked += _compare(state, seat)
+            if state.owes_draw and rng.random() < 0.5:  # X2: an owed draw taken, or lost
+                state = apply(state, state.owes_draw[0], DRAW)
+                continue
+            state = apply(state, seat, rng.choice(legal))
+    assert checked
+
+
+class Recording(Playout):
+    """A ``Playout`` that keeps the actions its policy chose (owed draws are taken without
+    asking it)."""
+
+    __slots__ = ("chosen",)
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.chosen: list[int] = []
+
+    def choice(self) -> int:
+        action = super().choice()
+        self.chosen.append(action)
+        return action
+
+
+def _compare(state: State, seat: int) -> int:
+    rules = state.rules
+    planner = Planner(rules, unseen_counts(view(state, seat)))
+    compiled = CompiledRollouts(rules, RANKED, planner_values(planner), seat)
+    checked = 0
+    for action in legal_actions(state, seat):
+        after = apply_unchecked(state, seat, action)
+        for plan in (None, planner):
+            where = f"{config_id(rules)} seed {state.setup.seed} move {state.moves}, {action}"
+            end, _ = engine_rollout(after, state.round, seat, plan)
+            # The engine's reshuffles, from this position's on, as the rollout's scripts.
+            piles = end.reshuffles_used
+            sc = scripts(1, len(piles))
+            for k, pile in enumerate(piles):
+                assert len(pile) <= PILE
+                sc[0, k, 0] = len(pile)
+                sc[0, k, 1 : 1 + len(pile)] = pile
+            games = record_of(state)
+            games["n_resh"] = len(piles)
+            trace = np.zeros((1, TRACE), dtype=np.int16)
+            played = compiled.run(
+                games, [action.index], plan=plan is not None, script=sc, trace=trace
+            )
+            assert games["error"][0] == 0, where
+            got = trace[0, :played].tolist()
+            want = [a.index for _, a in chain_items(end.history, state.moves)]
+            assert got == want, where
+            assert trace[0, played] == -1
+            # Where it ended, and what the search makes of it.
+            ends, index = outcomes(games, rules.players)
+            outcome = ends[index[0]]
+            winners, gone, tokens, scores = outcome
+            ended = round_end(facts(end))
+            assert winners == ended.winners and bool(games["over"][0]) == ended.over, where
+            assert gone == ended.out_of_game, where
+            if ended.tokens is not None:
+                assert tokens == ended.tokens, where
+            if ended.scores is not None:
+                assert scores == ended.scores, where
+            assert _value(rules, outcome, seat) == value_of(end, seat), where
+            # The Python Playout, from the same position, chooses alike and ends there too.
+            playout = Recording(rules, RANKED, plan, seat)
+            assert rollout_value(playout, state, seat, action) == value_of(end, seat), where
+            assert playout.chosen == [a for a in got[1:] if a != DRAW.index], where
+            assert round_end(playout.facts()) == ended, where
+            checked += 1
+    return checked
