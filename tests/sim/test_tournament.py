@@ -21,7 +21,7 @@ from ono99.bots import ORACLE_INFO, BotInfo, OmniscientBot, make_bot
 from ono99.cli.tournament import bots_table, rate_text
 from ono99.engine import Action, State, legal_actions, load_record, make_rules, replay
 from ono99.sim import play_game
-from ono99.sim.runner import chunks, in_order
+from ono99.sim.batches import chunks, in_order
 from ono99.sim.seeding import derived_seed
 from ono99.sim.stats import wilson_interval
 from ono99.sim.tournament import (

@@ -15,7 +15,7 @@ import click
 from ..bots import BOT_INFO, BOTS, UnknownBotError, check_bot, offered_bots
 from ..engine import EDITIONS, OPTIONS, Rules, RulesError, make_rules
 from ..i18n import LANGUAGES, Translator, from_environment, parse_language, translator
-from ..sim.runner import cores
+from ..sim.batches import cores
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -156,7 +156,7 @@ def bot_list(text: str, outside: bool = False) -> list[str]:
 
 def workers_option(f: F) -> F:
     """``--workers N`` (``-j N``): local processes playing games; by default one per core
-    (``sim.runner.cores``). ``workers_value`` checks what was given."""
+    (``sim.batches.cores``). ``workers_value`` checks what was given."""
     return click.option(
         "--workers",
         "-j",

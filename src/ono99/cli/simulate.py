@@ -1,7 +1,7 @@
 """``ono99 simulate``: many games between bots, and each seat's win rate.
 
 One player per bot named in ``--bots``, each in its seat for every game. The games are a batch
-of ``ono99.sim.runner``: game ``i``'s seeds follow the one seeding rule
+of ``ono99.sim.batches``: game ``i``'s seeds follow the one seeding rule
 (``sim.seeding.game_seeds``, hashed from SEED and ``i``, as a tournament's), so a run is
 reproducible from its seed; the first dealer of each game is drawn from its deal seed, so no
 seat is favoured by always playing first. A win shared by tied winners counts fractionally.

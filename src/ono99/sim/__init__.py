@@ -1,5 +1,5 @@
 """Playing many games: the game loop (``driver``), the seeding rule (``seeding``), the runner of
-batches (``runner``, with its worker ``processes``), tournaments, statistics and the analysis."""
+batches (``batches``, with its worker ``processes``), tournaments, statistics and the analysis."""
 
 from .driver import BotError, play_game
 

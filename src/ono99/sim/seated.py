@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..engine import Rules
-from .runner import play_batch
+from .batches import play_batch
 from .seeding import play_seeded
 from .tally import Tally
 

@@ -4,7 +4,7 @@ A ``Tournament`` names the rules, the lineup (one bot per seat; a name may repea
 of games and a seed. Game ``i`` is a pure function of those: its seeds follow the one seeding
 rule of ``seeding.game_seeds`` (hashed from the tournament seed and ``i``), and it seats the
 lineup rotated by ``i mod n``, so over any ``n`` consecutive games every lineup entry sits in
-every seat once. A tournament is a batch (``runner.Batch``): ``play_games`` has its games
+every seat once. A tournament is a batch (``batches.Batch``): ``play_games`` has its games
 played anywhere — serially, in local processes, or on a Dask cluster — and hands them back in
 game order, so everything computed from them (the ``games.jsonl`` file, the summary, the
 ratings) is the same whatever played them.
@@ -37,7 +37,7 @@ from typing import Any
 
 from ..bots import bot_info, check_bot
 from ..engine import Rules, State, record_of
-from .runner import Done, Stop, play_batch
+from .batches import Done, Stop, play_batch
 from .seeding import play_seeded
 from .stats import wilson_interval
 from .tally import Tally
@@ -71,7 +71,7 @@ class Tournament:
         return self.bots[r:] + self.bots[:r]
 
     def play(self, index: int) -> GameResult:
-        """Game ``index`` (``play_one``): a tournament is a batch of games (``runner.Batch``)."""
+        """Game ``index`` (``play_one``): a tournament is a batch of games (``batches.Batch``)."""
         return play_one(self, index)
 
     def to_dict(self) -> dict[str, Any]:
@@ -163,7 +163,7 @@ def play_games(
     on_done: Done | None = None,
     stop: Stop | None = None,
 ) -> Generator[GameResult, None, None]:
-    """Every game of ``tournament``, in game order whoever plays them (``runner.play_batch``:
+    """Every game of ``tournament``, in game order whoever plays them (``batches.play_batch``:
     ``address`` a Dask scheduler, else ``workers`` local processes; ``on_done`` and
     ``stop`` as there)."""
     return play_batch(tournament, workers=workers, address=address, on_done=on_done, stop=stop)

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..invocation import ono99_home
+from .batches import Done, Stop
 from .driver import BotError
-from .runner import Done, Stop
 from .tournament import GameResult, Results, Tournament, play_games
 
 GAMES = "games.jsonl"

@@ -3,7 +3,7 @@ played as one batch of games.
 
 A *cell* is what one kind of game is played under — ``(edition, players, options, bot, …)``
 — and an experiment plays ``games`` games of each of its cells. The cells of an experiment
-are one batch (``CellGames``, a ``ono99.sim.runner.Batch``): game ``i`` of every cell has the
+are one batch (``CellGames``, a ``ono99.sim.batches.Batch``): game ``i`` of every cell has the
 seeds of game ``i`` of the run (``seeding.game_seeds``), so cells that differ only in their
 rules play the same deals, and the games run here or in worker processes with the same
 results.
@@ -18,8 +18,8 @@ from typing import Any, NamedTuple, cast
 
 from ...bots import BOTS, Bot
 from ...engine import State, make_rules
+from ..batches import play_batch
 from ..driver import play_game
-from ..runner import play_batch
 from ..seeding import game_seeds
 
 DANGER_MARGIN = 10

@@ -1,4 +1,4 @@
-"""One seeding rule (``ono99.sim.seeding``) and one runner (``ono99.sim.runner``): simulate,
+"""One seeding rule (``ono99.sim.seeding``) and one runner (``ono99.sim.batches``): simulate,
 tournaments and the analysis deal game i of a run alike, and the runner gives the same results
 however many processes play."""
 
@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import pytest
 
 from ono99.engine import load_record, make_rules, record_of
+from ono99.sim.batches import play_batch
 from ono99.sim.experiments.cells import CellGames, self_play
 from ono99.sim.experiments.game_length import length_game
-from ono99.sim.runner import play_batch
 from ono99.sim.seated import Seated
 from ono99.sim.seeding import derived_seed, game_seeds, play_seeded
 from ono99.sim.tournament import Tournament, play_one
