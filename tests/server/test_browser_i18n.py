@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from fontTools.ttLib import TTCollection, TTFont
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, async_playwright, expect
 
 from ono99.i18n import LANGUAGES
@@ -91,7 +92,19 @@ def font_chars(family: str) -> frozenset[int]:
 
 
 async def missing_glyphs(page: Page) -> list[str]:
-    """Characters on the page that no font Chromium used for their text node can draw."""
+    """Characters on the page that no font Chromium used for their text node can draw. The
+    page may change while its nodes are read (a move arrives, the table redraws): a node gone
+    from under the walk makes it start again on a fresh copy of the page, at most five times."""
+    for attempt in range(5):
+        try:
+            return await _missing_glyphs(page)
+        except PlaywrightError as exc:
+            if "Could not find node" not in str(exc) or attempt == 4:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _missing_glyphs(page: Page) -> list[str]:
     cdp = await page.context.new_cdp_session(page)
     await cdp.send("DOM.enable")
     await cdp.send("CSS.enable")
@@ -115,8 +128,10 @@ async def missing_glyphs(page: Page) -> list[str]:
         for child in node.get("children", []):
             await visit(child)
 
-    await visit(root)
-    await cdp.detach()
+    try:
+        await visit(root)
+    finally:
+        await cdp.detach()
     return problems
 
 
