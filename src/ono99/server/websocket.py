@@ -51,7 +51,13 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closing = False
         self.close_code = 1000
-        self.sending: asyncio.Future[None] | None = None  # the message being written
+        # The writer task, and whether it is inside a write (which may wait for the reader).
+        # No task per message: a writer that holds each write's task for a second promotes
+        # thousands of objects a second to the oldest GC generation, and its full collections
+        # stalled every table for 150 ms (benchmarks/bench_server.py, issue 24).
+        self.writer: asyncio.Task[None] | None = None
+        self.writing = False
+        self.cut = False  # the writer was cancelled to close a reader who stopped
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -73,19 +79,25 @@ class Connection:
             self.closing = True
             self.close_code = code
             self.queue.put_nowait(None)
-            if code == CLOSE_TOO_SLOW and self.sending is not None:
+            if code == CLOSE_TOO_SLOW and self.writing and self.writer is not None:
                 # It waits for a reader who stopped: give up on it and on the rest, and close
                 # now (server/protocols.py writes the close behind what the socket holds).
-                self.sending.cancel()
+                self.cut = True
+                self.writer.cancel()
 
     async def write_loop(self) -> None:
+        self.writer = writer = asyncio.current_task()
+        assert writer is not None
         with contextlib.suppress(Exception):
-            while (text := await self.queue.get()) is not None:
-                self.sending = asyncio.ensure_future(self.ws.send_text(text))
-                await asyncio.wait([self.sending])
-                if self.sending.cancelled():
-                    break
-                self.sending.result()  # a failed write ends the loop
+            try:
+                while (text := await self.queue.get()) is not None:
+                    self.writing = True
+                    await self.ws.send_text(text)  # a failed write ends the loop
+                    self.writing = False
+            except asyncio.CancelledError:
+                if not self.cut:
+                    raise
+                writer.uncancel()
             await self.ws.close(self.close_code)
 
 
