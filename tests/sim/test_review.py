@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tests.hidden import differs, hide
 from tests.tiers import slow
 
 from ono99.bots.determinize import Determinizer
@@ -101,6 +102,37 @@ def test_the_fair_lens_sees_the_view_only(monkeypatch: pytest.MonkeyPatch) -> No
         other = Determinizer(view(real, 0)).sample(rng)
         assert other != real and view(other, 0) == view(real, 0)
         assert fair_chances(other, 0, 77, worlds=SMALL) == fair_chances(real, 0, 77, worlds=SMALL)
+
+
+@pytest.mark.parametrize(
+    "compiled",
+    [
+        False,
+        pytest.param(
+            True,
+            marks=[
+                slow,
+                pytest.mark.skipif(not numba_available(), reason="numba is not installed"),
+            ],
+        ),
+    ],
+)
+def test_the_fair_lens_is_the_same_whatever_the_seat_cannot_see(compiled: bool) -> None:
+    """The leak tests' own tool (``tests/hidden.py``): every decision's state changed in all
+    that the seat cannot see (the other hands, the draw pile, the seed of the reshuffles to
+    come, the decks and reshuffles so far) gets the same chances, in Python and compiled."""
+    rng = random.Random(4)
+    for name, seat in (("2022-single-4p", 3), ("1980-draw-penalty-3p-midgame", 1)):
+        rec = record(name)
+        for move, state, _ in list(decisions_of(rec, seat))[:6]:
+            other = hide(state, seat, rng)
+            assert differs(state, other, seat) or not any(
+                state.hands[t] for t in range(rec.rules.players) if t != seat
+            )
+            seed = 1000 + move
+            assert fair_chances(other, seat, seed, worlds=SMALL, compiled=compiled) == (
+                fair_chances(state, seat, seed, worlds=SMALL, compiled=compiled)
+            )
 
 
 def test_the_known_lens_sees_every_hand() -> None:
