@@ -3,6 +3,7 @@ win-chance line, in the reader's language; ``--json`` is the library's review.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -15,6 +16,7 @@ from tests.tiers import slow
 
 from ono99.bots import make_bot
 from ono99.cli.main import main
+from ono99.cli.review import default_seat
 from ono99.engine import load_record, make_rules, record_of
 from ono99.sim.driver import play_game
 from ono99.sim.review import review_game
@@ -94,3 +96,11 @@ def test_a_bad_record_is_one_line() -> None:
     result = invoke("/nonexistent/game.json")
     assert result.exit_code == 1
     assert result.stderr.startswith("error: /nonexistent/game.json: cannot read the record")
+
+
+def test_the_default_seat_is_the_persons() -> None:
+    record = load_record(SMALL.read_text(encoding="utf-8"))
+    assert default_seat(record) == 0
+    terminal = dataclasses.replace(record, meta={"human": 1})
+    served = dataclasses.replace(record, meta={"players": ["greedy", "human"]})
+    assert default_seat(terminal) == default_seat(served) == 1

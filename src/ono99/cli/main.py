@@ -1,5 +1,5 @@
-"""The ``ono99`` command: a click group of ``play``, ``serve``, ``replay``, ``rules``,
-``simulate``, ``tournament`` and ``analyze``."""
+"""The ``ono99`` command: a click group of ``play``, ``serve``, ``replay``, ``review``,
+``rules``, ``simulate``, ``tournament`` and ``analyze``."""
 
 from __future__ import annotations
 

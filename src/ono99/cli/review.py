@@ -49,9 +49,15 @@ def sparkline(review: Review) -> Text:
 
 
 def default_seat(record: Record) -> int:
-    """The person's seat when the record says who played (``meta.human``), else seat 0."""
+    """The person's seat when the record says who played: ``meta.human`` (the terminal game's
+    records), else the first "human" of ``meta.players`` (the server's); else seat 0."""
     human = record.meta.get("human")
-    return human if isinstance(human, int) and 0 <= human < record.rules.players else 0
+    if isinstance(human, int) and 0 <= human < record.rules.players:
+        return human
+    players = record.meta.get("players")
+    if isinstance(players, list) and "human" in players:
+        return players.index("human")
+    return 0
 
 
 def show(review: Review, record: Record, console: Console, tr: Translator) -> None:
