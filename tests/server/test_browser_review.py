@@ -43,7 +43,7 @@ async def shown_review(page: Page) -> None:
 
 @slow
 def test_the_review_on_the_replay_page(tmp_path: Path, artifacts: Path) -> None:
-    with running_server(tmp_path / "ono99.db", review_burst=4, review_rate=0.001) as server:
+    with running_server(tmp_path / "ono99.db", review_burst=4, reviews_per_minute=0.01) as server:
         base = server.url
         code = finished_game(base, server.ws_url)
         text = httpx.get(f"{base}/api/tables/{code}/games/1/record", timeout=TIMEOUT).text

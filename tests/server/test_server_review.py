@@ -41,7 +41,7 @@ def get(base: str, code: str, game: int, **query: Any) -> httpx.Response:
 
 
 def test_a_finished_games_review_is_the_librarys_and_a_live_game_has_none(tmp_path: Path) -> None:
-    with running_server(tmp_path / "ono99.db", review_rate=0.001, review_burst=3) as server:
+    with running_server(tmp_path / "ono99.db", reviews_per_minute=0.01, review_burst=3) as server:
         base = server.url
         code = finished_and_live(base, server.ws_url)
         # The game still being played has no review, in either lens (nor any game that never was).
@@ -89,7 +89,7 @@ class Slow:
 
 def test_few_reviews_run_at_once_and_each_runs_once() -> None:
     async def main() -> None:
-        reviews = Reviews(ServerConfig(review_workers=1, review_rate=0), lambda: 0.0)
+        reviews = Reviews(ServerConfig(review_workers=1, reviews_per_minute=0), lambda: 0.0)
         first = Slow(0)
         asks = [asyncio.ensure_future(reviews.answer("t", 1, first, "a")) for _ in range(3)]  # type: ignore[arg-type]
         await asyncio.sleep(0.05)

@@ -33,7 +33,7 @@ class ServerConfig:
     max_body: int = 8192  # bytes of a request body
     # Game reviews (docs/review.md): seconds of CPU each, so few at once and few per address.
     review_workers: int = 2  # reviews worked out at once (per process); more: review_busy
-    review_rate: float = 0.1  # new reviews per second per client address (6 a minute) ...
+    reviews_per_minute: float = 6.0  # new reviews per client address (0: no limit) ...
     review_burst: float = 4.0  # ... and at once; a review already worked out costs nothing
     hello_timeout: float = 10.0
     queue_limit: int = 512  # unsent messages before a slow connection is dropped

@@ -61,7 +61,7 @@ class Reviews:
         if limiter is None:
             if len(self._limiters) > ADDRESSES:
                 self._limiters.clear()
-            limiter = RateLimiter(config.review_rate, config.review_burst, now)
+            limiter = RateLimiter(config.reviews_per_minute / 60, config.review_burst, now)
             self._limiters[address] = limiter
         if not limiter.allow(now):
             raise SessionError("review_limited", "too many reviews asked for; wait a minute")
