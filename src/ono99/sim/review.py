@@ -35,6 +35,7 @@ most ``DEFAULT_MAX_ROLLOUTS`` rollouts). docs/review.md gives the time of a whol
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -56,9 +57,17 @@ KNOWN_WORLDS = 16  # with every hand known only the reshuffles to come vary (the
 CALLED_OUT = 3  # the largest mistakes a review calls out
 
 
+@functools.cache
 def numba_available() -> bool:
-    """Whether the compiled rollouts can run here (the ``fast`` extra)."""
-    return importlib.util.find_spec("numba") is not None
+    """Whether the compiled rollouts can run here (the ``fast`` extra, and a Numba that loads:
+    one built for another NumPy is there but fails on import, and then Python plays)."""
+    if importlib.util.find_spec("numba") is None:
+        return False
+    try:
+        from ..bots import compiled_search  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
