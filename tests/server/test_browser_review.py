@@ -21,6 +21,10 @@ from tiers import slow
 
 __all__ = ["artifacts"]  # a fixture, used by name
 
+# The decisions' table sits in a box that may scroll sideways; on a phone it must not need to.
+WRAP_SCROLLS = """() => { const w = document.querySelector('.review-table-wrap');
+                        return [w.scrollWidth, w.clientWidth]; }"""
+
 
 def finished_game(base: str, ws: str) -> str:
     """A table of Ana and two bots whose first game is over (Ana's stand-in played her turns)."""
@@ -104,6 +108,8 @@ def test_the_review_on_the_replay_page(tmp_path: Path, artifacts: Path) -> None:
                 await shown_review(page)
                 await expect(page.locator("#review-heading")).to_have_text(hy["review.heading"])
                 await fits_width(page)
+                scroll = await page.evaluate(WRAP_SCROLLS)
+                assert scroll[0] <= scroll[1], f"the decisions scroll sideways on a phone: {scroll}"
                 await page.locator(".review").screenshot(path=artifacts / "review-phone-hy.png")
                 await page.locator("#review-seat").select_option("2")  # the 4th new review
                 await shown_review(page)
