@@ -160,6 +160,7 @@ def test_scripted_game_to_the_end(name: str, tmp_path: Path) -> None:
         r"^Game over: ((Ana|Ben|Chloé) wins|you win!)( · after \d+ rounds)?$", out, re.M
     )
     assert f"Record saved: {record}" in out
+    assert re.search(r"^See your mistakes with: .* review \S*game\.json$", out, re.M)
     # The person is told each card they drew; bots' draws never name one (V1).
     told = check_draws(out, record, translator("en"))
     assert told > 0 or "--draw-penalty" in args  # this script mostly answers Draw! with #N

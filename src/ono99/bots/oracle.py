@@ -68,6 +68,28 @@ class OracleBot(OmniscientBot):
         )
         return result.best()
 
+    def evaluate_state(self, state: State, seat: int) -> list[tuple[Action, float]]:
+        """Every legal action of ``seat`` with its chance of winning the match, searched with
+        every hand known (a game review's second lens, once the game is over), in the order
+        of ``legal_actions``. Every action is scored on the same worlds, as ``choose_state``
+        scores its candidates."""
+        legal = list(legal_actions(state, seat))
+        if not legal:
+            return []
+        own = view(state, seat)
+        result = search(
+            self.worlds_from(state),
+            seat,
+            legal,
+            self._rng,
+            Playout(state.rules, RANKED, Planner(state.rules, unseen_counts(own)), seat),
+            worlds=self.worlds,
+            max_rollouts=self.max_rollouts,
+            network=network_rollouts(self.rollout, state.rules, seat, state.dealer, playout_value),
+        )
+        scores = dict(zip(result.actions, result.means(), strict=True))
+        return [(a, scores[a]) for a in legal]
+
     def worlds_from(self, state: State) -> Callable[[random.Random], State]:
         """How a world to search is made: the true state, with a fresh seed for the
         reshuffles to come."""

@@ -1,5 +1,5 @@
-"""The ``ono99`` command: a click group of ``play``, ``serve``, ``replay``, ``rules``,
-``simulate``, ``tournament`` and ``analyze``."""
+"""The ``ono99`` command: a click group of ``play``, ``serve``, ``replay``, ``review``,
+``rules``, ``simulate``, ``tournament`` and ``analyze``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .analyze import analyze_command
 from .command import Group
 from .play import play_command
 from .replay import replay_command
+from .review import review_command
 from .rules import rules_command
 from .serve import serve_command
 from .simulate import simulate_command
@@ -22,6 +23,7 @@ from .tournament import tournament_command
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="\b\nExamples:\n  ono99 play\n  ono99 play --lang el\n  ono99 rules --lang mr\n"
     "  ono99 replay game.json\n"
+    "  ono99 review game.json\n"
     "  ono99 simulate --bots greedy,random --games 500\n\n"
     "Every rule option (RULES.md §8) is a flag of play and simulate: see\n"
     "ono99 COMMAND --help.",
@@ -34,6 +36,7 @@ def main() -> None:
 main.add_command(analyze_command)
 main.add_command(play_command)
 main.add_command(replay_command)
+main.add_command(review_command)
 main.add_command(rules_command)
 main.add_command(serve_command)
 main.add_command(simulate_command)

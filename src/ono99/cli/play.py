@@ -551,7 +551,10 @@ def save_and_tell(game: TerminalGame, seating: Seating, console: Console) -> Non
     where = shlex.quote(str(path.resolve()))  # works from any folder
     again = f"{program()} replay {where}"
     console.print(Text(tr("term.replay_with", command=again), "dim"))
-    if not game.state.over:
+    if game.state.over:
+        review = f"{program()} review {where}"
+        console.print(Text(tr("term.review_with", command=review), "dim"))
+    else:
         resume_again = f"{program()} play --resume {where}"
         console.print(Text(tr("term.resume_with", command=resume_again), "dim"))
 

@@ -145,6 +145,20 @@ DEFAULT = defaults()  # every option's default: the server's own (server/config.
     help="Seconds a client has to send a request's headers, and its body.",
 )
 @click.option(
+    "--review-workers",
+    default=DEFAULT["review_workers"],
+    show_default=True,
+    type=click.IntRange(0),
+    help="Game reviews worked out at once, per process; more are refused for now (0: none).",
+)
+@click.option(
+    "--reviews-per-minute",
+    default=DEFAULT["reviews_per_minute"],
+    show_default=True,
+    type=click.FloatRange(0),
+    help="New game reviews per client address per minute, 4 at once (0: no limit).",
+)
+@click.option(
     "--max-concurrency",
     default=DEFAULT["max_concurrency"],
     show_default=True,

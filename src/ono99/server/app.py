@@ -23,6 +23,7 @@ from .bus import open_bus
 from .config import ServerConfig
 from .hub import Hub
 from .origins import OriginCheck
+from .reviews import Reviews
 from .websocket import Counts, table_socket
 
 STATIC = Path(__file__).parent / "static"
@@ -120,6 +121,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables/{code}/join", http.join_table, methods=["POST"]),
         Route("/api/tables/{code}/games/{game}/record", http.game_record),
         Route("/api/tables/{code}/games/{game}/replay", http.game_replay),
+        Route("/api/tables/{code}/games/{game}/review", http.game_review),
         WebSocketRoute("/ws/{code}", table_socket),
         *([Route("/metrics", metrics.page)] if config.metrics else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -129,6 +131,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app.state.config = config
     app.state.metrics = measured
     app.state.limiters = {}
+    app.state.reviews = Reviews(config, hub.now)
     app.state.created = {}
     app.state.sockets = Counts()  # websockets per client address
     app.state.spectators = Counts()  # per table

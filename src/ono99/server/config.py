@@ -31,6 +31,10 @@ class ServerConfig:
     http_rate: float = 2.0  # create/join requests per second per client address (0: no limit)
     http_burst: float = 30.0
     max_body: int = 8192  # bytes of a request body
+    # Game reviews (docs/review.md): seconds of CPU each, so few at once and few per address.
+    review_workers: int = 2  # reviews worked out at once (per process); more: review_busy
+    reviews_per_minute: float = 6.0  # new reviews per client address (0: no limit) ...
+    review_burst: float = 4.0  # ... and at once; a review already worked out costs nothing
     hello_timeout: float = 10.0
     queue_limit: int = 512  # unsent messages before a slow connection is dropped
     max_tables: int = 50_000  # tables held in memory

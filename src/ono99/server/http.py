@@ -1,5 +1,6 @@
 """The HTTP side: the options a table can have, creating and joining tables, public table
-facts, and the records and replays of *finished* games (never of one still being played).
+facts, and the records, replays and reviews of *finished* games (never of one still being
+played).
 Errors are ``{"error": {"code", "message", "params"?}}`` with a fitting status."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..session import (
     encode_replay,
     normalize_code,
     parse_table_request,
+    review_request,
     rule_options,
     wire,
 )
@@ -28,6 +30,7 @@ from ..session.setup import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLA
 from .config import ServerConfig
 from .hub import Hub
 from .metrics import Metrics
+from .reviews import Reviews
 
 _STATUS = {
     "not_found": 404,
@@ -41,6 +44,8 @@ _STATUS = {
     "name_taken": 409,
     "started": 409,
     "busy": 503,
+    "review_limited": 429,
+    "review_busy": 503,
     "server_error": 500,
 }
 
@@ -251,3 +256,17 @@ async def game_replay(request: Request) -> Response:
     except SessionError as exc:
         return _refused(request, exc)
     return JSONResponse({"code": code, "game": game, **replay})
+
+
+async def game_review(request: Request) -> Response:
+    """A finished game's review for ``?seat=N&lens=fair|known`` (docs/review.md): worked out
+    off the event loop, once, and limited (``server/reviews.py``)."""
+    try:
+        code, game, text = _finished_record(request)
+        query = request.query_params
+        ask = review_request(text, query.get("seat"), query.get("lens"))
+        reviews: Reviews = request.app.state.reviews
+        review = await reviews.answer(code, game, ask, client_address(request))
+    except SessionError as exc:
+        return _refused(request, exc)
+    return JSONResponse({"code": code, "game": game, **review})

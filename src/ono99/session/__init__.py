@@ -1,17 +1,18 @@
 """The multiplayer core without I/O: tables, seats, commands in, events out.
 
 ``Table`` holds one table and its current game; ``parse_message`` checks what a browser
-sends; ``encode_view`` / ``encode_event`` (and ``encode_replay`` for a finished game) are the
-only way game facts become JSON for a connection; ``rule_options`` says what a table's rules
-may be. The server (``ono99.server``) decodes, calls this core, stores the changes it returns,
-and only then fans the announcements out — it imports the session and storage, never the
-engine or the bots (docs/architecture.md).
+sends; ``encode_view`` / ``encode_event`` (and ``encode_replay`` for a finished game,
+``review_request`` for its review) are the only way game facts become JSON for a connection;
+``rule_options`` says what a table's rules may be. The server (``ono99.server``) decodes,
+calls this core, stores the changes it returns, and only then fans the announcements out — it
+imports the session and storage, never the engine or the bots (docs/architecture.md).
 """
 
 from .credentials import new_code, normalize_code, token_hash
 from .encode import encode_event, encode_events, encode_replay, encode_view, replay_steps
 from .errors import SessionError
 from .protocol import MAX_MESSAGE_BYTES, Command, RateLimiter, message_id, parse_message
+from .review import ReviewRequest, review_request
 from .setup import (
     BOT,
     HUMAN,
@@ -58,6 +59,7 @@ __all__ = [
     "Identity",
     "Move",
     "RateLimiter",
+    "ReviewRequest",
     "Seat",
     "SeatChanged",
     "SeatSetup",
@@ -78,6 +80,7 @@ __all__ = [
     "parse_message",
     "parse_table_request",
     "replay_steps",
+    "review_request",
     "rule_options",
     "token_hash",
 ]

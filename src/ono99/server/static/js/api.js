@@ -32,6 +32,7 @@ export const api = {
   join: (code, name) => call("POST", `/api/tables/${code}/join`, { name }),
   table: (code) => call("GET", `/api/tables/${code}`),
   replay: (code, game) => call("GET", `/api/tables/${code}/games/${game}/replay`),
+  review: (code, game, seat, lens) => call("GET", `/api/tables/${code}/games/${game}/review?seat=${seat}&lens=${lens}`),
   recordUrl: (code, game) => `/api/tables/${code}/games/${game}/record`,
 };
 

@@ -5,6 +5,7 @@ import { h, say } from "./dom.js";
 import { errorText } from "./errors.js";
 import { formatNumber, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
+import { reviewSection } from "./review.js";
 
 export async function showReplay(root, rawCode, game) {
   const code = rawCode.toLowerCase().replace(/[\s-]/g, "");
@@ -102,9 +103,13 @@ export async function showReplay(root, rawCode, game) {
       slider,
       position),
     h("div", { class: "replay" }, h("section", { class: "panel" }, board), h("section", { class: "panel log" }, h("h2", {}, t("game.log")), log)),
+    reviewSection({ code, game, names, rules, seat: Math.max(0, (data.players || []).indexOf("human")), go: (step) => {
+      go(step);
+      root.querySelector(".replay-controls").scrollIntoView({ block: "start" });
+    } }),
   );
   document.addEventListener("keydown", (e) => {
-    if (e.target && e.target.tagName === "INPUT") return;
+    if (e.target && ["INPUT", "SELECT"].includes(e.target.tagName)) return;
     if (e.key === "ArrowRight") go(at + 1);
     else if (e.key === "ArrowLeft") go(at - 1);
     else if (e.key === "Home") go(0);
