@@ -109,13 +109,24 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
-async def new_context(browser: Browser, phone: bool = False) -> BrowserContext:
+async def new_context(browser: Browser, phone: bool = False, paced: bool = True) -> BrowserContext:
+    """A person's browser. ``paced=False``: one who asks for reduced motion, whose table shows
+    each move at once instead of at a pace one can follow (800 ms a move): for the tests of
+    words and layout, which need a whole game's screens, not its pace (test_browser_table
+    checks the pace)."""
+    motion: Any = "no-preference" if paced else "reduce"
     if phone:
         context = await browser.new_context(
-            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
+            viewport=PHONE,
+            device_scale_factor=1,
+            is_mobile=True,
+            has_touch=True,
+            reduced_motion=motion,
         )
     else:
-        context = await browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+        context = await browser.new_context(
+            viewport=DESKTOP, device_scale_factor=1, reduced_motion=motion
+        )
     await context.add_init_script(LISTEN)
     return context
 
@@ -658,7 +669,7 @@ def test_long_words_do_not_overflow_a_phone(fast_server: BackgroundServer, artif
         errors: list[str] = []
         async with async_playwright() as pw:
             browser = await launch(pw)
-            context = await new_context(browser, phone=True)
+            context = await new_context(browser, phone=True, paced=False)
             await context.route(
                 "**/i18n/en.json",
                 lambda route: route.fulfill(body=body, content_type="application/json"),

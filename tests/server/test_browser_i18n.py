@@ -185,7 +185,7 @@ def test_a_whole_game_in_each_language_on_a_phone(
         errors: list[str] = []
         async with async_playwright() as pw:
             browser = await launch(pw)
-            context = await new_context(browser, phone=True)
+            context = await new_context(browser, phone=True, paced=False)
             page = await context.new_page()
             watch_errors(page, lang, errors)
             # The reader picks the language on the home page; the pick is remembered.
@@ -247,12 +247,13 @@ def test_each_reader_sees_the_table_in_their_own_language(
         errors: list[str] = []
         async with async_playwright() as pw:
             browser = await launch(pw)
-            host_ctx = await new_context(browser)
+            # Words, not pace: everyone asks for reduced motion, so moves show at once.
+            host_ctx = await new_context(browser, paced=False)
             await host_ctx.add_init_script("localStorage.setItem('ono99.lang', 'mr')")
             friend_ctx = await browser.new_context(
-                locale="hy-AM", viewport={"width": 390, "height": 844}
+                locale="hy-AM", viewport={"width": 390, "height": 844}, reduced_motion="reduce"
             )
-            watcher_ctx = await browser.new_context(locale="el-GR")
+            watcher_ctx = await browser.new_context(locale="el-GR", reduced_motion="reduce")
             host, friend, watcher = (
                 await host_ctx.new_page(),
                 await friend_ctx.new_page(),
