@@ -445,7 +445,7 @@ def test_draw_penalty_is_played_with_the_draw_button(
         errors: list[str] = []
         async with async_playwright() as pw:
             browser = await launch(pw)
-            ctx = await new_context(browser)
+            ctx = await new_context(browser, paced=False)  # the rules, not the pace
             page = await ctx.new_page()
             watch_errors(page, "host", errors)
             await create_table(

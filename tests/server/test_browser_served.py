@@ -55,7 +55,8 @@ def test_a_game_against_every_offered_bot_is_played_to_the_end(base_url: str) ->
         errors: list[str] = []
         async with async_playwright() as pw:
             browser = await launch(pw)
-            page = await (await new_context(browser)).new_page()
+            # Every bot's moves, not their pace: reduced motion shows each move at once.
+            page = await (await new_context(browser, paced=False)).new_page()
             watch_errors(page, "player", errors)
             await create_table(page, base_url, "Ana", ["human", *bots], timer="No timer")
             await page.get_by_role("button", name="Create the table").click()
