@@ -4,6 +4,7 @@ thread of the calling process (tests, embedding)."""
 
 from __future__ import annotations
 
+import gc
 import socket
 import threading
 import time
@@ -72,15 +73,21 @@ def serve_on(
     """Serve on a socket that already listens (perhaps shared with other processes)."""
     url = address(sock)
     server = make_server(config)
-    if on_ready is not None:
-        original = server.startup
+    original = server.startup
 
-        async def startup(sockets: list[socket.socket] | None = None) -> None:
-            await original(sockets=sockets)
-            if server.started:
-                on_ready(url)
+    async def startup(sockets: list[socket.socket] | None = None) -> None:
+        await original(sockets=sockets)
+        # What is loaded by now (modules, the app, the stores: about 50,000 objects) lives as
+        # long as the process: out of the collector's sight, a full collection walks only the
+        # tables and connections, and takes a few milliseconds instead of 30-60 (a stall of
+        # every table, the largest latencies benchmarks/bench_abuse.py saw). gc.freeze's own
+        # advice for a long-lived server; only in a process of its own (not a test's thread).
+        gc.collect()
+        gc.freeze()
+        if server.started and on_ready is not None:
+            on_ready(url)
 
-        server.startup = startup  # type: ignore[method-assign]
+    server.startup = startup  # type: ignore[method-assign]
     server.run(sockets=[sock])
 
 
