@@ -302,7 +302,9 @@ def test_two_people_and_two_bots_play_a_game_to_the_end(
         async with async_playwright() as pw:
             browser = await launch(pw)
             host_ctx = await new_context(browser)
-            friend_ctx = await new_context(browser, phone=True)
+            # The friend's phone asks for reduced motion (moves at once), the host's laptop
+            # does not (each move at a pace one can follow): both at one table.
+            friend_ctx = await new_context(browser, phone=True, paced=False)
             host = await host_ctx.new_page()
             friend = await friend_ctx.new_page()
             watch_errors(host, "host", errors)
