@@ -125,14 +125,16 @@ def _process_chunks(batch: Batch[Any], workers: int, stop: Stop | None) -> Chunk
     pool = None
     try:
         with sigint_held():  # half-started, a pool leaves workers that nobody stops
-            pool = workers_context().Pool(min(workers, len(ranges)), initializer=ignore_sigint)
+            pool = workers_context().Pool(
+                min(workers, len(ranges)), initializer=_take_batch, initargs=(batch,)
+            )
         running = 0
         while ranges or running:
             while ranges and running < window:
                 k, (a, b) = ranges.pop()
                 pool.apply_async(
-                    play_chunk,
-                    (batch, a, b),
+                    _play_range,
+                    (a, b),
                     callback=_put(finished, k),
                     error_callback=_put_error(finished, k),
                 )
@@ -151,6 +153,25 @@ def _process_chunks(batch: Batch[Any], workers: int, stop: Stop | None) -> Chunk
         if pool is not None:
             pool.terminate()
             pool.join()
+
+
+# The batch a pool's worker plays, handed to it once when it starts. Tasks are then two
+# numbers each: a task that carried the batch (bots and all) could fill the pipe to the
+# workers, and Pool.terminate deadlocks on a task handler blocked writing to a full pipe
+# that no worker reads any more (a test that stops a batch early hung the whole suite).
+_batch: Batch[Any] | None = None
+
+
+def _take_batch(batch: Batch[Any]) -> None:
+    """A pool's initializer: keep ``batch``, and ignore Ctrl-C (``processes.ignore_sigint``)."""
+    global _batch
+    _batch = batch
+    ignore_sigint()
+
+
+def _play_range(start: int, end: int) -> list[Any]:
+    assert _batch is not None, "a worker of _process_chunks' pool"
+    return play_chunk(_batch, start, end)
 
 
 Finished = queue.SimpleQueue[tuple[int, Any, BaseException | None]]
