@@ -305,10 +305,11 @@ def test_reconnect_with_the_same_link_is_back_in_the_same_state(
         leaver = 1
         before = clients[leaver].messages[-1]
         await clients[leaver].close()
-        seen = await clients[0].expect(
+        # Gone (whether already past the 0.3 s grace depends on how fast the news crossed
+        # processes: a loaded CI machine saw "away" first; the grace has its own test below).
+        await clients[0].expect(
             "table", lambda m: not m["seats"][leaver]["connected"], timeout=TIMEOUT
         )
-        assert seen["seats"][leaver]["away"] is False
         back = await Client.open(server.ws_url, code, tokens[leaver])
         welcome = next(m for m in back.messages if m["type"] == "welcome")
         assert welcome["seat"] == leaver and welcome["host"] is False
