@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..engine import Action, Setup, State, legal_actions, view
+from ..engine import Action, Setup, State, View, legal_actions, view
 from ..fast.playout import Playout
 from .base import OmniscientBot
 from .determinize import unseen_counts
@@ -23,7 +23,7 @@ from .expert import DEFAULT_MAX_ROLLOUTS, candidates, prior_bot, search
 from .greedy import RANKED
 from .heuristic import Planner
 from .network_rollouts import check_rollout, network_rollouts
-from .values import playout_value
+from .values import SearchResult, playout_value
 
 DEFAULT_WORLDS = 16  # the cards are known, only future reshuffles vary between worlds
 
@@ -56,16 +56,7 @@ class OracleBot(OmniscientBot):
         own = view(state, seat)
         prior = self._prior.choose(own)
         actions.sort(key=lambda a: a is not prior)
-        result = search(
-            self.worlds_from(state),
-            seat,
-            actions,
-            self._rng,
-            Playout(state.rules, RANKED, Planner(state.rules, unseen_counts(own)), seat),
-            worlds=self.worlds,
-            max_rollouts=self.max_rollouts,
-            network=network_rollouts(self.rollout, state.rules, seat, state.dealer, playout_value),
-        )
+        result = self._search(state, seat, own, actions)
         return result.best()
 
     def evaluate_state(self, state: State, seat: int) -> list[tuple[Action, float]]:
@@ -76,19 +67,23 @@ class OracleBot(OmniscientBot):
         legal = list(legal_actions(state, seat))
         if not legal:
             return []
-        own = view(state, seat)
-        result = search(
+        result = self._search(state, seat, view(state, seat), legal)
+        scores = dict(zip(result.actions, result.means(), strict=True))
+        return [(a, scores[a]) for a in legal]
+
+    def _search(self, state: State, seat: int, own: View, actions: list[Action]) -> SearchResult:
+        """The search of ``actions`` for ``seat`` (``own``: its view, for the planner's count
+        of unseen cards) on worlds made from the true state (``worlds_from``)."""
+        return search(
             self.worlds_from(state),
             seat,
-            legal,
+            actions,
             self._rng,
             Playout(state.rules, RANKED, Planner(state.rules, unseen_counts(own)), seat),
             worlds=self.worlds,
             max_rollouts=self.max_rollouts,
             network=network_rollouts(self.rollout, state.rules, seat, state.dealer, playout_value),
         )
-        scores = dict(zip(result.actions, result.means(), strict=True))
-        return [(a, scores[a]) for a in legal]
 
     def worlds_from(self, state: State) -> Callable[[random.Random], State]:
         """How a world to search is made: the true state, with a fresh seed for the
