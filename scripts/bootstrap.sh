@@ -21,7 +21,8 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
   fi
   spec="$root"
   [ -n "${ONO99_EXTRAS:-}" ] && spec="$root[$ONO99_EXTRAS]"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$spec" >&2
+  # shellcheck disable=SC2086 # ONO99_PIP_ARGS: more options for pip, word-split on purpose
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ${ONO99_PIP_ARGS:-} -e "$spec" >&2
   touch "$stamp"
   echo "ono99: ready after $((SECONDS - started)) s." >&2
 fi
