@@ -28,13 +28,17 @@ def _reachable(url: str, port: int) -> bool:
         return False
 
 
-def need(url: str, port: int, what: str) -> None:
-    if _reachable(url, port):
-        return
-    message = f"{what} is not running at {url}"
+def missing(message: str) -> None:
+    """Something a test needs from the machine is not there: skip on a developer's machine,
+    fail under ``CI=true`` (.ci/run installs and starts all of it)."""
     if os.environ.get("CI") == "true":
         pytest.fail(message)
     pytest.skip(message)
+
+
+def need(url: str, port: int, what: str) -> None:
+    if not _reachable(url, port):
+        missing(f"{what} is not running at {url}")
 
 
 def need_postgres() -> None:
