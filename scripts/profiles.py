@@ -260,7 +260,7 @@ def main() -> int:
     # minute and a half would run alone at the end while the other lane sits idle.
     longest_first = sorted(chosen, key=lambda p: -float(p.get("seconds", 0)))
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        done = dict((r[0], r) for r in pool.map(one, longest_first))
+        done = {r[0]: r for r in pool.map(one, longest_first)}
     results = [done[p["name"]] for p in chosen]
     print("\nprofile               result  seconds")
     for name, ok, seconds in results:
