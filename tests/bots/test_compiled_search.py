@@ -13,13 +13,17 @@ import pytest
 from hidden import hide
 from invariants import config_id, random_states, sweep_configs
 from ono99.bots import ExpertBot
-from ono99.bots.compiled_search import _value, points_values, supports
+from ono99.bots.compiled_search import _value, planner_values, points_values, settled, supports
 from ono99.bots.determinize import Determinizer
-from ono99.bots.expert import candidates
+from ono99.bots.expert import BOOST, HIGH_ROOM, candidates
 from ono99.bots.greedy import RANKED
-from ono99.engine import IN, Rules, make_rules, view
+from ono99.bots.heuristic import Constants, Planner
+from ono99.bots.tuned import constants_for
+from ono99.bots.values import SearchResult
+from ono99.engine import DRAW, IN, PLAY, Rules, make_rules, view
 from ono99.engine.cards import counts
 from ono99.fast.layout import EMPTY
+from ono99.fast.rollout_policy import PLANNER_FIELDS
 from ono99.fast.rollouts import CompiledRollouts, outcomes, record_of
 from ono99.fast.worlds import deal_worlds
 from tiers import sampled, slow
@@ -93,19 +97,21 @@ def test_compiled_worlds_vary_and_keep_forced_cards_in_hands() -> None:
 )
 def test_the_compiled_expert_sees_only_its_view(index: int, rules: Rules) -> None:
     """V1: two states that differ only in what the seat cannot see give the compiled expert,
-    seeded alike, the same choice and the same estimates."""
+    seeded alike, the same choice and the same estimates; tuned, with the adaptive budget,
+    too."""
     rng = random.Random(f"peek-compiled:{index}")
     checked = 0
     for state, seat in _positions(rules, 500 + index, every=4):
         other = hide(state, seat, rng)
         mine, theirs = view(state, seat), view(other, seat)
         assert mine == theirs
+        for options in ({}, {"tuned": True, "budget": "adaptive"}):
 
-        def bot() -> ExpertBot:
-            return ExpertBot(index, compiled=True, **TINY)
+            def bot(options: dict[str, object] = options) -> ExpertBot:
+                return ExpertBot(index, compiled=True, **TINY, **options)  # type: ignore[arg-type]
 
-        assert bot().choose(mine) is bot().choose(theirs)
-        assert bot().evaluate(mine) == bot().evaluate(theirs)
+            assert bot().choose(mine) is bot().choose(theirs)
+            assert bot().evaluate(mine) == bot().evaluate(theirs)
         checked += 1
     assert checked
 
@@ -183,3 +189,47 @@ def test_points_ends_are_valued_as_match_value_values_them(rules: Rules) -> None
         if rng.random() < 0.3:
             break
     assert checked
+
+
+def test_settled_stops_only_when_no_candidate_could_beat_the_first() -> None:
+    """The adaptive budget's early stop: every other candidate trails the first by ``z``
+    paired errors, or ties it in every world; one that might still win keeps the search on."""
+    result = SearchResult([DRAW, PLAY[1], PLAY[2]])
+    first, worse, other = [1.0, 1.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]
+    result.values = [first * 25, worse * 25, other * 25]
+    assert settled(result, 2.0)
+    result.values[2] = list(result.values[0])  # a tie in every world: nothing to learn
+    assert settled(result, 2.0)
+    result.values[2][0] = 0.0
+    result.values[2][1] = 2.0  # level on average: it might still be better
+    assert not settled(result, 2.0)
+    result.values = [v[:1] for v in result.values]  # one world: no error to judge by
+    assert not settled(result, 2.0)
+
+
+def test_the_adaptive_budget_spends_more_where_it_matters() -> None:
+    """``budget="adaptive"``: ``BOOST`` times the worlds at a high total or owing two, the
+    fixed budget elsewhere; it is a budget of the compiled search only."""
+    rules = make_rules("2022", players=2)
+    bot = ExpertBot(1, compiled=True, budget="adaptive", worlds=100, max_rollouts=10**6)
+    fixed = ExpertBot(1, compiled=True, worlds=100, max_rollouts=10**6)
+    seen = set()
+    for state, seat in _positions(rules, 9, every=1):
+        v = view(state, seat)
+        high = v.owed == 2 or v.total >= rules.max_total - HIGH_ROOM
+        assert bot._worlds(v, 3) == (100 * BOOST if high else 100)
+        assert fixed._worlds(v, 3) == 100
+        seen.add(high)
+    assert seen == {True, False}
+    with pytest.raises(ValueError, match="compiled=True"):
+        ExpertBot(1, budget="adaptive")
+    with pytest.raises(ValueError, match="budget must be one of fixed, adaptive"):
+        ExpertBot(1, compiled=True, budget="lavish")
+
+
+def test_the_compiled_planner_reads_the_constants_in_their_order() -> None:
+    """``planner_values`` lays a planner's ``Constants`` out as ``PLANNER_FIELDS`` names them,
+    after the 14 chances."""
+    assert [f.lower() for f in PLANNER_FIELDS[14:]] == list(Constants._fields)
+    planner = Planner(make_rules("2022"), [1] * 16, constants_for(make_rules("2022", players=2)))
+    assert planner_values(planner)[14:] == [float(x) for x in planner.constants]

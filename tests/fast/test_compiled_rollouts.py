@@ -32,7 +32,7 @@ from invariants import config_id, sweep_configs
 from ono99.bots.compiled_search import _value, planner_values
 from ono99.bots.determinize import unseen_counts
 from ono99.bots.greedy import RANKED
-from ono99.bots.heuristic import Planner
+from ono99.bots.heuristic import DEFAULT, Constants, Planner
 from ono99.bots.values import rollout_value, value_of
 from ono99.engine import (
     DRAW,
@@ -45,9 +45,11 @@ from ono99.engine import (
     new_game,
     view,
 )
+from ono99.engine.cards import HOLD, PLAY2, REVERSE
 from ono99.engine.state import chain_items
+from ono99.fast import rollout_policy as policy
 from ono99.fast.contract import facts, round_end
-from ono99.fast.layout import PILE, scripts
+from ono99.fast.layout import PILE, params_of, scripts
 from ono99.fast.playout import Playout
 from ono99.fast.rollouts import CompiledRollouts, outcomes, record_of
 from rollouts import engine_rollout
@@ -71,6 +73,8 @@ def rollout_configs() -> list[Rules]:
 
 
 CONFIGS = rollout_configs()
+VARIED = Constants(8.5, 7.0, 11.0, 3.0, 11.0, 0.7, 0.25, 1.8, 13.0, 0.4, 4, -80.0, 1.3, 2.5)
+assert all(a != b for a, b in zip(VARIED, DEFAULT, strict=True))
 
 
 @pytest.mark.parametrize(
@@ -115,26 +119,30 @@ class Recording(Playout):
 
 def _compare(state: State, seat: int) -> int:
     rules = state.rules
-    planner = Planner(rules, unseen_counts(view(state, seat)))
+    # Constants other than the heuristic's in every field (as the expert's tuned ones are,
+    # bots/tuned.py): both planners must read every one of them.
+    planner = Planner(rules, unseen_counts(view(state, seat)), VARIED)
     compiled = CompiledRollouts(rules, RANKED, planner_values(planner), seat)
     checked = 0
+    for plan in (None, planner):  # no first action given (-1): the policy's own, from here on
+        end, _ = engine_rollout(state, state.round, seat, plan)
+        trace = np.zeros((1, TRACE), dtype=np.int16)
+        played = compiled.run(
+            _scripted(end, games := record_of(state)), [-1], plan=plan is not None,
+            script=_script(end), trace=trace,
+        )  # fmt: skip
+        assert games["error"][0] == 0
+        want = [a.index for _, a in chain_items(end.history, state.moves)]
+        assert trace[0, :played].tolist() == want, f"{config_id(rules)} move {state.moves}"
     for action in legal_actions(state, seat):
         after = apply_unchecked(state, seat, action)
         for plan in (None, planner):
             where = f"{config_id(rules)} seed {state.setup.seed} move {state.moves}, {action}"
             end, _ = engine_rollout(after, state.round, seat, plan)
-            # The engine's reshuffles, from this position's on, as the rollout's scripts.
-            piles = end.reshuffles_used
-            sc = scripts(1, len(piles))
-            for k, pile in enumerate(piles):
-                assert len(pile) <= PILE
-                sc[0, k, 0] = len(pile)
-                sc[0, k, 1 : 1 + len(pile)] = pile
-            games = record_of(state)
-            games["n_resh"] = len(piles)
+            games = _scripted(end, record_of(state))
             trace = np.zeros((1, TRACE), dtype=np.int16)
             played = compiled.run(
-                games, [action.index], plan=plan is not None, script=sc, trace=trace
+                games, [action.index], plan=plan is not None, script=_script(end), trace=trace
             )
             assert games["error"][0] == 0, where
             got = trace[0, :played].tolist()
@@ -160,3 +168,51 @@ def _compare(state: State, seat: int) -> int:
             assert round_end(playout.facts()) == ended, where
             checked += 1
     return checked
+
+
+def _script(end: State) -> np.ndarray:
+    """The engine's reshuffles, from a position's on, as a rollout's scripts."""
+    piles = end.reshuffles_used
+    sc = scripts(1, len(piles))
+    for k, pile in enumerate(piles):
+        assert len(pile) <= PILE
+        sc[0, k, 0] = len(pile)
+        sc[0, k, 1 : 1 + len(pile)] = pile
+    return sc
+
+
+def _scripted(end: State, games: np.ndarray) -> np.ndarray:
+    """``games`` (a position's record) told to take ``end``'s reshuffles from its script."""
+    games["n_resh"] = len(end.reshuffles_used)
+    return games
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [make_rules("2022", players=2), make_rules("2022", players=4), make_rules("1980", players=4)],
+    ids=config_id,
+)
+@pytest.mark.parametrize("constants", [DEFAULT, VARIED], ids=["default", "varied"])
+def test_the_compiled_planner_values_what_the_planner_values(
+    rules: Rules, constants: Constants
+) -> None:
+    """The planner's parts, compiled, give the Python ``Planner``'s numbers exactly: a hand's
+    keep value, a hidden hand's chance of being stuck for one card or two, and the worth of
+    sending two on, at every total and hand size (choices alone would hide a small
+    difference that seldom changes a move)."""
+    unseen = [3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2, 3, 3, 2, 3, 1]
+    planner = Planner(rules, unseen, constants)
+    pl = np.array(planner_values(planner), dtype=np.float64)
+    p = params_of(rules)[0]
+    hands = random.Random(7)
+    for total in range(-10, rules.max_total + 1):
+        for size in range(7):
+            assert policy._fail_one(p, pl, total, size) == planner.fail_one(total, size)
+            assert policy._fail_two(p, pl, total, size) == planner.fail_two(total, size)
+            for card in (PLAY2, REVERSE, HOLD):
+                for n_in in (2, 3):
+                    want = planner.attack(card, total, (size, 6 - size), n_in)
+                    assert policy._attack(p, pl, card, total, size, 6 - size, n_in) == want
+        hand = hands.choices(range(16), k=hands.randrange(1, 5))
+        cnt = np.bincount(np.array(hand), minlength=16).astype(np.int64)
+        assert policy._keep(p, pl, cnt, total) == planner.keep(hand, total)

@@ -25,7 +25,6 @@ import numpy as np
 from ..engine import IN, OUT, Action, Rules, State, Status
 from ..fast.rollouts import CompiledRollouts, Outcome, outcomes, record_of
 from ..fast.worlds import deal_worlds
-from . import heuristic
 from .determinize import Determinizer
 from .greedy import RANKED
 from .heuristic import Planner
@@ -48,24 +47,12 @@ def supports(rules: Rules) -> bool:
 
 def planner_values(planner: Planner) -> list[float]:
     """A planner as the numbers ``fast.rollout_policy`` reads (``PLANNER_FIELDS``)."""
-    h = heuristic
     return [
         planner.p_always,
         planner.p_deflect,
         planner.p_minus,
         *planner.p_number,
-        h.KEEP_ZERO,
-        h.KEEP_REVERSE,
-        h.KEEP_PLAY2,
-        h.KEEP_HOLD,
-        h.KEEP_MINUS_TEN,
-        h.KEEP_REPEAT,
-        h.KEEP_FITS,
-        h.KEEP_SMALL,
-        h.PRESSURE,
-        h.PLAY2_BAIT,
-        float(h.SECOND_STEP),
-        h.BUST,
+        *(float(x) for x in planner.constants),
     ]
 
 
@@ -79,11 +66,15 @@ def compiled_search(
     *,
     worlds: int,
     time_limit: float | None = None,
+    stop_z: float | None = None,
 ) -> SearchResult:
     """``expert.search`` without cut-off or network, its rollouts compiled, over ``worlds``
     worlds (``expert.worlds_for`` of the budget). A plain
     ``Determinizer``'s worlds are dealt in compiled code too (``fast.worlds``), from the
-    same unseen cards; another sampler's (``infer``) are sampled in Python."""
+    same unseen cards; another sampler's (``infer``) are sampled in Python. With ``stop_z``,
+    the search stops after any chunk of worlds (``CHUNK``) in which no candidate could be shown
+    better than the first: each trails it by at least ``stop_z`` standard errors of the paired
+    difference (or ties it in every world so far)."""
     rollouts = CompiledRollouts(
         rules, RANKED, None if planner is None else planner_values(planner), seat
     )
@@ -131,7 +122,21 @@ def compiled_search(
             result.values[i].extend(got[:, i].tolist())
         if deadline is not None and time.perf_counter() >= deadline:
             break
+        if stop_z is not None and done < n_worlds and settled(result, stop_z):
+            break
     return result
+
+
+def settled(result: SearchResult, z: float) -> bool:
+    """Whether no candidate could be shown better than the first: every other one's paired
+    mean difference from it, plus ``z`` standard errors, is at most 0."""
+    values = np.array(result.values)  # (candidates, worlds)
+    diffs = values[1:] - values[0]
+    n = values.shape[1]
+    if n < 2:
+        return False
+    se = diffs.std(axis=1, ddof=1) / n**0.5
+    return bool(np.all(diffs.mean(axis=1) + z * se <= 0.0))
 
 
 def points_values(games: np.ndarray, rules: Rules, seat: int) -> np.ndarray:

@@ -73,11 +73,12 @@ from .base import Bot
 from .cutoff import Cutoff
 from .determinize import Determinizer, unseen_counts
 from .greedy import RANKED
-from .heuristic import HeuristicBot, Planner
+from .heuristic import DEFAULT, Constants, HeuristicBot, Planner
 from .inference import DEFAULT_ERROR, Inference, InferringSampler
 from .ismcts import ismcts
 from .network import numpy_for
 from .network_rollouts import NetworkRollouts, check_rollout, network_rollouts
+from .tuned import constants_for
 from .values import SearchResult, playout_value, rollout_value
 
 _HEURISTIC = HeuristicBot()
@@ -87,6 +88,10 @@ DEFAULT_MAX_ROLLOUTS = 800  # cap on worlds × candidates, so wide choices stay 
 DEFAULT_Z = 1.25  # standard errors by which an action must beat the heuristic's choice
 PRIORS = ("heuristic", "neural")  # the bots whose move the search starts from
 SEARCHES = ("pimc", "ismcts")  # determinized rollouts of every action, or ISMCTS (ismcts.py)
+BUDGETS = ("fixed", "adaptive")  # the same worlds everywhere, or more where it matters
+HIGH_ROOM = 25  # adaptive: a total within this of the limit is a high one
+BOOST = 4  # adaptive: the worlds at a high total or owing two, times the fixed budget
+STOP_Z = 2.0  # adaptive: stop once no candidate is within this many errors of the first
 
 
 def prior_bot(prior: str, weights: str | None = None) -> Bot:
@@ -199,6 +204,8 @@ class ExpertBot:
         rollout: str = "heuristic",
         search: str = "pimc",
         compiled: bool = False,
+        tuned: bool = False,
+        budget: str = "fixed",
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -238,6 +245,14 @@ class ExpertBot:
                 from . import compiled_search  # noqa: F401 - say now if Numba is missing
             except ImportError as error:
                 raise ImportError(f"compiled=True needs numba: {pip_install('fast')}") from error
+        # The planner's constants tuned for the setting (``tuned.py``), in the rollouts and,
+        # with the heuristic prior, in the move the search starts from.
+        self.tuned = tuned
+        if budget not in BUDGETS:
+            raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, not {budget!r}")
+        if budget == "adaptive" and not compiled:
+            raise ValueError("budget='adaptive' is a budget of the compiled search: compiled=True")
+        self.budget = budget
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -247,7 +262,7 @@ class ExpertBot:
         if len(actions) == 1:
             return actions[0]
         # The prior's choice first (the heuristic's by default): ties and near-ties keep it.
-        prior = self._prior_bot.choose(view)
+        prior = self._prior(view).choose(view)
         actions.sort(key=lambda a: a is not prior)
         return self._search(view, actions).best(self.z)
 
@@ -262,12 +277,30 @@ class ExpertBot:
         legal = list(view.legal)
         if not legal:
             return None, []
-        prior = DRAW if DRAW in legal else self._prior_bot.choose(view)
+        prior = DRAW if DRAW in legal else self._prior(view).choose(view)
         actions = sorted(legal, key=lambda a: a is not prior)
         result = self._search(view, actions)
         choice = prior if prior is DRAW else result.best(self.z)
         scores = dict(zip(result.actions, result.means(), strict=True))
         return choice, [(a, scores[a]) for a in legal]
+
+    def _constants(self, view: View) -> Constants:
+        return constants_for(view.rules) if self.tuned else DEFAULT
+
+    def _prior(self, view: View) -> Bot:
+        if self.tuned and self.prior == "heuristic":
+            return HeuristicBot(constants=self._constants(view))
+        return self._prior_bot
+
+    def _worlds(self, view: View, candidates: int) -> int:
+        """The worlds of one search: the fixed budget's, times ``BOOST`` where the adaptive
+        budget spends more (a high total, or two cards owed)."""
+        n = worlds_for(candidates, self.worlds, self.max_rollouts)
+        if self.budget == "adaptive" and (
+            view.owed == 2 or view.total >= view.rules.max_total - HIGH_ROOM
+        ):
+            n *= BOOST
+        return n
 
     def _search(self, view: View, actions: list[Action]) -> SearchResult:
         seat = view.seat
@@ -276,7 +309,9 @@ class ExpertBot:
         sampler = (
             InferringSampler(plain, Inference(view, error=self.error)) if self.infer else plain
         )
-        planner = Planner(view.rules, unseen_counts(view)) if self.plan else None
+        planner = (
+            Planner(view.rules, unseen_counts(view), self._constants(view)) if self.plan else None
+        )
         # What both searches take: worlds, the seat, its candidates, randomness, a rollout.
         given = (
             sampler.sample,
@@ -295,8 +330,9 @@ class ExpertBot:
                 self._rng,
                 view.rules,
                 planner,
-                worlds=worlds_for(len(actions), self.worlds, self.max_rollouts),
+                worlds=self._worlds(view, len(actions)),
                 time_limit=self.time_limit,
+                stop_z=STOP_Z if self.budget == "adaptive" else None,
             )
         if self.search == "ismcts":
             return ismcts(

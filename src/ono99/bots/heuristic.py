@@ -27,6 +27,7 @@ expert's rollouts play its own seat with the same plans.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..engine import DISCARD, DRAW, IN, PLAY, Action, Rules, View
 from ..engine.cards import CARD_POINTS, HOLD, MINUS_TEN, NUM_CARD_KINDS, ONO99, PLAY2, REVERSE
@@ -52,14 +53,43 @@ PRESSURE = 11.5  # weight of the next player's chance of being stuck
 PLAY2_BAIT = 0.3  # laying a Play 2 draws out a deflector even when it fails nobody
 SECOND_STEP = 3  # what a first owed card typically adds before the second
 BUST = -100.0
+# Two refinements the heuristic leaves off (no-ops at these values) and the expert's tuned
+# planners set (tuned.py): the others hold more safe cards than a uniform hand would, as
+# ``greedy`` keeps its own for emergencies; and two owed cards sent on may come back.
+HOARD = 1.0  # a hidden hand's chances of a card always playable, a deflector or a −10: × this
+COME_BACK = 0.0  # sending two on costs this × the chance that their target can deflect
+
+
+class Constants(NamedTuple):
+    """The planner's keep values and weights: the heuristic's are the module's constants
+    (``DEFAULT``); the expert takes a table per setting (``bots/tuned.py``)."""
+
+    keep_zero: float = KEEP_ZERO
+    keep_reverse: float = KEEP_REVERSE
+    keep_play2: float = KEEP_PLAY2
+    keep_hold: float = KEEP_HOLD
+    keep_minus_ten: float = KEEP_MINUS_TEN
+    keep_repeat: float = KEEP_REPEAT
+    keep_fits: float = KEEP_FITS
+    keep_small: float = KEEP_SMALL
+    pressure: float = PRESSURE
+    play2_bait: float = PLAY2_BAIT
+    second_step: int = SECOND_STEP
+    bust: float = BUST
+    hoard: float = HOARD
+    come_back: float = COME_BACK
+
+
+DEFAULT = Constants()
 
 
 class Planner:
     """One decision's knowledge: the rules, and the chances that a hidden card is playable,
-    computed once from the unseen counts."""
+    computed once from the unseen counts; and the ``constants`` it plans with."""
 
-    def __init__(self, rules: Rules, unseen: Sequence[int]) -> None:
+    def __init__(self, rules: Rules, unseen: Sequence[int], constants: Constants = DEFAULT) -> None:
         self.rules = rules
+        self.constants = constants
         self.max_total = rules.max_total
         self.negative = rules.negative_totals
         self.deflectors = rules.deflectors
@@ -84,7 +114,7 @@ class Planner:
         if cached is not None:
             return cached
         room = self.max_total - total
-        p = self.p_always if room >= 0 else 0.0
+        p = self.p_always * self.constants.hoard if room >= 0 else 0.0
         p += sum(self.p_number[n] for n in range(min(10, room) + 1)) if room >= 0 else 0.0
         value = (1.0 - min(1.0, p)) ** size
         self._fail1[key] = value
@@ -97,8 +127,11 @@ class Planner:
         if size <= 0:
             return 1.0
         stuck = self.fail_one(total, size)
-        plain = (1.0 - self.p_deflect - self.p_minus) ** size
-        later = self.fail_one(min(self.max_total, total + int(SECOND_STEP)), size - 1)
+        hoard = self.constants.hoard
+        plain = (1.0 - self.p_deflect * hoard - self.p_minus * hoard) ** size
+        later = self.fail_one(
+            min(self.max_total, total + int(self.constants.second_step)), size - 1
+        )
         return stuck + (1.0 - stuck) * plain * later
 
     # ------------------------------------------------------------ cards
@@ -127,27 +160,28 @@ class Planner:
 
     def keep(self, hand: Sequence[int], total: int) -> float:
         """What the cards left in hand are worth at ``total`` (see the module doc)."""
+        k = self.constants
         room = self.max_total - total
         value = 0.0
         seen = [0] * NUM_CARD_KINDS
         for c in sorted(hand):  # in card order, so the sum never depends on hand order
-            k = seen[c]
-            seen[c] = k + 1
+            j = seen[c]
+            seen[c] = j + 1
             if c <= 10:
-                v = KEEP_ZERO if c == 0 else KEEP_SMALL * (10 - c) / 10
+                v = k.keep_zero if c == 0 else k.keep_small * (10 - c) / 10
                 if 0 < c <= room:
-                    v += KEEP_FITS
+                    v += k.keep_fits
             elif c == MINUS_TEN:
-                v = KEEP_MINUS_TEN
+                v = k.keep_minus_ten
             elif c == REVERSE:
-                v = KEEP_REVERSE
+                v = k.keep_reverse
             elif c == PLAY2:
-                v = KEEP_PLAY2
+                v = k.keep_play2
             elif c == HOLD:
-                v = KEEP_HOLD
+                v = k.keep_hold
             else:
                 continue  # an ONO 99 is worth nothing either way
-            value += v * KEEP_REPEAT**k
+            value += v * k.keep_repeat**j
         return value
 
     # ------------------------------------------------------------ planning
@@ -199,7 +233,8 @@ class Planner:
     def second(self, rest: list[int], total: int, sizes: Sequence[int], players_in: int) -> float:
         """The best value of a second owed card from ``rest`` (the draw comes first and may
         rescue a hand with nothing playable)."""
-        best = BUST
+        bust = self.constants.bust
+        best = bust
         kinds = self.playable_kinds(total, 1, False)
         for c in sorted(set(rest)):
             if c not in kinds or c == ONO99:
@@ -208,9 +243,9 @@ class Planner:
             left.remove(c)
             t = self.after(total, c)
             best = max(best, self.keep(left, t) + self.ending(c, t, sizes, players_in))
-        if best == BUST:
+        if best == bust:
             # Everything hangs on the card drawn after the first one.
-            return BUST * self.fail_one(total, 1)
+            return bust * self.fail_one(total, 1)
         return best
 
     def ending(self, card: int, total: int, sizes: Sequence[int], players_in: int) -> float:
@@ -218,12 +253,16 @@ class Planner:
         if card == PLAY2:
             return self.attack(card, total, sizes, players_in)
         target = sizes[1] if card == REVERSE and players_in > 2 else sizes[0]
-        return PRESSURE * self.fail_one(total, target)
+        return self.constants.pressure * self.fail_one(total, target)
 
     def attack(self, card: int, total: int, sizes: Sequence[int], players_in: int) -> float:
         """Two owed cards sent on: to the next seat, or back when a Reverse deflects."""
         target = sizes[1] if card == REVERSE and players_in > 2 else sizes[0]
-        return PRESSURE * self.fail_two(total, target) + PLAY2_BAIT
+        k = self.constants
+        value = k.pressure * self.fail_two(total, target) + k.play2_bait
+        if k.come_back:  # its target's chance of a deflector, to send them on again
+            value -= k.come_back * (1.0 - max(0.0, 1.0 - self.p_deflect * k.hoard) ** target)
+        return value
 
 
 class HeuristicBot:
@@ -231,8 +270,9 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, constants: Constants = DEFAULT) -> None:
         del seed  # deterministic
+        self.constants = constants  # what it plans with (the expert's tuned ones: tuned.py)
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -243,7 +283,7 @@ class HeuristicBot:
         if DISCARD in legal:
             return DISCARD
         assert view.seat is not None and view.hand is not None
-        planner = Planner(view.rules, unseen_counts(view))
+        planner = Planner(view.rules, unseen_counts(view), self.constants)
         card = planner.choose(
             view.hand,
             view.total,

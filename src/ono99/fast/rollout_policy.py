@@ -56,6 +56,8 @@ PLANNER_FIELDS = (
     "PLAY2_BAIT",
     "SECOND_STEP",
     "BUST",
+    "HOARD",
+    "COME_BACK",
 )
 _P_ALWAYS, _P_DEFLECT, _P_MINUS, _P_NUMBER = 0, 1, 2, 3
 _K = 3 + 11
@@ -72,7 +74,9 @@ _K = 3 + 11
     _PLAY2_BAIT,
     _SECOND_STEP,
     _BUST,
-) = range(_K, _K + 12)
+    _HOARD,
+    _COME_BACK,
+) = range(_K, _K + 14)
 
 Game = Any
 Params = Any
@@ -148,7 +152,7 @@ def _keep(p: Params, pl: np.ndarray, cnt: np.ndarray, total: int) -> float:
 @njit(cache=True)
 def _fail_one(p: Params, pl: np.ndarray, total: int, size: int) -> float:
     room = p.max_total - total
-    prob = pl[_P_ALWAYS] if room >= 0 else 0.0
+    prob = pl[_P_ALWAYS] * pl[_HOARD] if room >= 0 else 0.0
     if room >= 0:
         s = 0.0
         for n in range(min(10, room) + 1):
@@ -164,7 +168,8 @@ def _fail_two(p: Params, pl: np.ndarray, total: int, size: int) -> float:
     if size <= 0:
         return 1.0
     stuck = _fail_one(p, pl, total, size)
-    plain = (1.0 - pl[_P_DEFLECT] - pl[_P_MINUS]) ** np.float64(size)
+    hoard = pl[_HOARD]
+    plain = (1.0 - pl[_P_DEFLECT] * hoard - pl[_P_MINUS] * hoard) ** np.float64(size)
     later = _fail_one(p, pl, min(p.max_total, total + int(pl[_SECOND_STEP])), size - 1)
     return stuck + (1.0 - stuck) * plain * later
 
@@ -179,7 +184,11 @@ def _attack(
     p: Params, pl: np.ndarray, c: int, total: int, ahead: int, behind: int, n_in: int
 ) -> float:
     size = _target(c, ahead, behind, n_in)
-    return pl[_PRESSURE] * _fail_two(p, pl, total, size) + pl[_PLAY2_BAIT]
+    value = pl[_PRESSURE] * _fail_two(p, pl, total, size) + pl[_PLAY2_BAIT]
+    if pl[_COME_BACK] != 0.0:  # its target's chance of a deflector, to send them on again
+        hold = max(0.0, 1.0 - pl[_P_DEFLECT] * pl[_HOARD])
+        value -= pl[_COME_BACK] * (1.0 - hold ** np.float64(size))
+    return value
 
 
 @njit(cache=True)

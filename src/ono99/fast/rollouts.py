@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..engine import OUT, Rules, State
-from .kernels import apply_action, nothing_fits, scripts_of, take_draw
+from .kernels import apply_action, legal_bits, nothing_fits, scripts_of, take_draw
 from .layout import (
     DISCARD_ACTION,
     DRAW_ACTION,
@@ -48,9 +48,35 @@ from .layout import (
     scripts,
 )
 from .playout import RankedPolicy
-from .rollout_policy import PLANNER_FIELDS, greedy_action, planned_card
+from .rollout_policy import PLANNER_FIELDS, Game, Params, greedy_action, planned_card
 
 NO_TRACE = np.zeros((0, 0), dtype=np.int16)
+
+
+@njit(cache=True, inline="always")
+def _policy(
+    r: Game,
+    p: Params,
+    me: int,
+    ranks: np.ndarray,
+    margin: int,
+    planner: np.ndarray,
+    use_plan: bool,
+    cnt: np.ndarray,
+) -> int:
+    """The rollout policy's next action: an owed draw at once, by whichever seat owes it;
+    else greedy's, or the planner's at seat ``me`` where a card fits (as ``Playout.choice``)."""
+    if r.owes >= 0:
+        return DRAW_ACTION
+    a = greedy_action(r, p, ranks, margin)
+    if (
+        use_plan
+        and r.to_play == me
+        and a != DISCARD_ACTION
+        and not (p.match == POINTS and nothing_fits(r, p, me))
+    ):
+        a = planned_card(r, p, planner, cnt)
+    return a
 
 
 @njit(cache=True)
@@ -65,10 +91,10 @@ def run_rollouts(
     planner: np.ndarray,
     trace: np.ndarray,
 ) -> int:
-    """Play every game on from its record: ``first[g]`` by the seat to play, then the rollout
-    policy (the planner at seat ``me`` when ``planner`` is not empty) to the horizon. With a
-    ``trace`` of shape (B, T), ``trace[g]`` receives the actions played (``first`` included),
-    then -1. Returns the number of actions played."""
+    """Play every game on from its record: ``first[g]`` by the seat to play (-1: the
+    policy's choice), then the rollout policy (the planner at seat ``me`` when ``planner`` is
+    not empty) to the horizon. With a ``trace`` of shape (B, T), ``trace[g]`` receives the
+    actions played (``first`` included), then -1. Returns the number of actions played."""
     p = params[0]
     sc = scripts_of(script)
     use_plan = planner.shape[0] > 0
@@ -78,6 +104,9 @@ def run_rollouts(
     for g in range(games.shape[0]):
         r = games[g]
         a = first[g]
+        if a < 0:  # no first action: the policy's, from a position where a seat is to play
+            r.legal = legal_bits(r, p)  # (``record_of`` leaves it unset)
+            a = _policy(r, p, me, ranks, margin, planner, use_plan, cnt)
         t = 0
         while True:
             if t < room:
@@ -89,17 +118,7 @@ def run_rollouts(
                 apply_action(r, p, sc, g, a)
             if r.over != 0 or r.error != 0 or r.to_play < 0:  # to_play -1: the round ended
                 break
-            if r.owes >= 0:  # an owed draw is taken at once, by whichever seat owes it
-                a = DRAW_ACTION
-                continue
-            a = greedy_action(r, p, ranks, margin)
-            if (
-                use_plan
-                and r.to_play == me
-                and a != DISCARD_ACTION
-                and not (p.match == POINTS and nothing_fits(r, p, me))
-            ):
-                a = planned_card(r, p, planner, cnt)  # where a card fits, as Playout.choice
+            a = _policy(r, p, me, ranks, margin, planner, use_plan, cnt)
         if t < room:
             trace[g, t] = -1
         played += t

