@@ -11,7 +11,8 @@ Run by hand (never part of the tests):
 Arguments: the setting (``4p``, ``2p`` or ``1980``), the number of games, the base seed, and a
 JSON list of variants, one dict per variant: ``"bot"`` names a registered bot (``expert`` when
 absent) and every other key is a keyword argument of its factory (``ExpertBot(infer=True)``…).
-``--opponent`` names the bot at every other seat (``greedy`` by default), ``--workers`` the
+``--opponent`` names the bot at every other seat (``greedy`` by default; or a variant as JSON,
+``'{"compiled": true}'``), ``--workers`` the
 processes (2 by default; 1 on a shared machine), ``--every`` the games between reports (500).
 ``--out FILE`` appends each game's result as a JSON line (``{"game": i, "shares": [...]}``), and
 ``--start K`` begins at game ``K``, so a long run can be stopped and resumed; ``--merge`` reads
@@ -57,6 +58,15 @@ def build(variant: dict[str, Any], seed: int) -> Bot:
     return BOT_INFO[name].factory(seed, **options)
 
 
+def opponent_variant(opponent: str) -> dict[str, Any]:
+    """``--opponent``: a registered bot's name, or a variant as JSON (``'{"compiled": true}'``:
+    an expert with those options)."""
+    if opponent.lstrip().startswith("{"):
+        variant: dict[str, Any] = json.loads(opponent)
+        return variant
+    return {"bot": opponent}
+
+
 def one(job: tuple[str, int, int, list[dict[str, Any]], str]) -> list[float]:
     setting, i, seed, variants, opponent = job
     rules = SETTINGS[setting]()
@@ -67,7 +77,7 @@ def one(job: tuple[str, int, int, list[dict[str, Any]], str]) -> list[float]:
         bots: list[Bot] = [
             build(variant, seed * 10 + i)
             if s == me
-            else make_opponent(opponent, seed * 10 + i + s + 1)
+            else build(opponent_variant(opponent), seed * 10 + i + s + 1)
             for s in range(n)
         ]
         final = play_game(rules, bots, seed + i)

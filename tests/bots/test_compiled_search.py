@@ -13,11 +13,19 @@ import pytest
 from hidden import hide
 from invariants import config_id, random_states, sweep_configs
 from ono99.bots import ExpertBot
-from ono99.bots.compiled_search import _value, planner_values, points_values, settled, supports
+from ono99.bots.compiled_search import (
+    _value,
+    compiled_search,
+    planner_values,
+    points_values,
+    settled,
+    supports,
+)
 from ono99.bots.determinize import Determinizer
-from ono99.bots.expert import BOOST, HIGH_ROOM, candidates
+from ono99.bots.expert import BOOST, HIGH_ROOM, WHOLE_ROUND, candidates
 from ono99.bots.greedy import RANKED
 from ono99.bots.heuristic import Constants, Planner
+from ono99.bots.inference import Inference
 from ono99.bots.tuned import constants_for
 from ono99.bots.values import SearchResult
 from ono99.engine import DRAW, IN, PLAY, Rules, make_rules, view
@@ -97,15 +105,15 @@ def test_compiled_worlds_vary_and_keep_forced_cards_in_hands() -> None:
 )
 def test_the_compiled_expert_sees_only_its_view(index: int, rules: Rules) -> None:
     """V1: two states that differ only in what the seat cannot see give the compiled expert,
-    seeded alike, the same choice and the same estimates; tuned, with the adaptive budget,
-    too."""
+    seeded alike, the same choice and the same estimates; tuned, with the adaptive budget and
+    worlds weighed by the opponents' play, too."""
     rng = random.Random(f"peek-compiled:{index}")
     checked = 0
     for state, seat in _positions(rules, 500 + index, every=4):
         other = hide(state, seat, rng)
         mine, theirs = view(state, seat), view(other, seat)
         assert mine == theirs
-        for options in ({}, {"tuned": True, "budget": "adaptive"}):
+        for options in ({}, {"tuned": True, "budget": "adaptive", "weigh": True}):
 
             def bot(options: dict[str, object] = options) -> ExpertBot:
                 return ExpertBot(index, compiled=True, **TINY, **options)  # type: ignore[arg-type]
@@ -233,3 +241,50 @@ def test_the_compiled_planner_reads_the_constants_in_their_order() -> None:
     assert [f.lower() for f in PLANNER_FIELDS[14:]] == list(Constants._fields)
     planner = Planner(make_rules("2022"), [1] * 16, constants_for(make_rules("2022", players=2)))
     assert planner_values(planner)[14:] == [float(x) for x in planner.constants]
+
+
+def test_weighted_worlds_count_as_much_as_their_weight() -> None:
+    """``SearchResult`` with world weights: equal weights give the unweighted means and paired
+    errors; a world of weight 0 counts for nothing; a heavy world pulls the mean its way."""
+    plain = SearchResult([DRAW, PLAY[1]])
+    plain.values = [[1.0, 0.0, 1.0, 1.0, 0.0], [0.0, 0.0, 1.0, 1.0, 1.0]]
+    weighted = SearchResult([DRAW, PLAY[1]])
+    weighted.values = [list(v) for v in plain.values]
+    weighted.weights = [1.0] * 5
+    assert weighted.means() == pytest.approx(plain.means())
+    assert weighted.difference(1) == pytest.approx(plain.difference(1))
+    weighted.values = [v + [0.0] for v in plain.values]
+    weighted.values[1][-1] = 1.0
+    weighted.weights = [1.0] * 5 + [0.0]
+    assert weighted.means() == pytest.approx(plain.means())
+    weighted.weights[-1] = 1000.0
+    assert weighted.means()[1] > 0.99 and weighted.means()[0] < 0.01
+    assert weighted.best(1.0) is PLAY[1]
+
+
+def test_weighing_needs_the_compiled_search() -> None:
+    with pytest.raises(ValueError, match="compiled=True"):
+        ExpertBot(1, weigh=True)
+    with pytest.raises(ValueError, match="infer=True"):
+        ExpertBot(1, compiled=True, weigh=True, infer=True)
+
+
+def test_the_weighted_search_weighs_each_world_by_the_opponents_play() -> None:
+    """``weigh``: one weight per world, each ``Inference.weight`` of a world's hands: between
+    the floor and 1, and not all alike once an opponent's plays say something."""
+    rules = make_rules("2022", players=2)
+    leaning = 0
+    for state, seat in _positions(rules, 17, every=2):
+        v = view(state, seat)
+        inference = Inference(v, depth=WHOLE_ROUND)
+        if not inference.constraints:
+            continue
+        actions = candidates(v.legal)
+        result = compiled_search(
+            Determinizer(v), seat, actions, random.Random(3), rules, None, worlds=150,
+            weigh=inference.weight,
+        )  # fmt: skip
+        assert result.weights is not None and len(result.weights) == 150
+        assert all(0.0 < w <= 1.0 for w in result.weights)
+        leaning += len(set(result.weights)) > 1
+    assert leaning

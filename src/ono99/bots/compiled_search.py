@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 
 from ..engine import IN, OUT, Action, Rules, State, Status
+from ..fast.layout import EMPTY
 from ..fast.rollouts import CompiledRollouts, Outcome, outcomes, record_of
 from ..fast.worlds import deal_worlds
 from .determinize import Determinizer
@@ -67,6 +69,7 @@ def compiled_search(
     worlds: int,
     time_limit: float | None = None,
     stop_z: float | None = None,
+    weigh: Callable[[list[list[int]]], float] | None = None,
 ) -> SearchResult:
     """``expert.search`` without cut-off or network, its rollouts compiled, over ``worlds``
     worlds (``expert.worlds_for`` of the budget). A plain
@@ -74,11 +77,17 @@ def compiled_search(
     same unseen cards; another sampler's (``infer``) are sampled in Python. With ``stop_z``,
     the search stops after any chunk of worlds (``CHUNK``) in which no candidate could be shown
     better than the first: each trails it by at least ``stop_z`` standard errors of the paired
-    difference (or ties it in every world so far)."""
+    difference (or ties it in every world so far). With ``weigh`` (a ``Determinizer`` only),
+    each world counts as much as ``weigh`` of its hands, every seat's (importance weights:
+    ``inference.Inference.weight``)."""
     rollouts = CompiledRollouts(
         rules, RANKED, None if planner is None else planner_values(planner), seat
     )
     result = SearchResult(actions)
+    if weigh is not None:
+        if not isinstance(sampler, Determinizer):
+            raise ValueError("weighted worlds are dealt by a plain Determinizer")
+        result.weights = []
     n_worlds = worlds
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     firsts = [a.index for a in actions]
@@ -107,6 +116,11 @@ def compiled_search(
                 k,
             )
         rollouts.run(games, firsts * m, plan=planner is not None)
+        if weigh is not None:  # each world as likely as its hands fit the opponents' play
+            assert result.weights is not None
+            n = rules.players
+            for hands in dealt["hands"][:, :n].tolist():
+                result.weights.append(weigh([[c for c in h if c != EMPTY] for h in hands]))
         if rules.match == "points":  # nearly every end differs: valued all at once
             got = points_values(games, rules, seat).reshape(m, k)
         else:
@@ -130,13 +144,13 @@ def compiled_search(
 def settled(result: SearchResult, z: float) -> bool:
     """Whether no candidate could be shown better than the first: every other one's paired
     mean difference from it, plus ``z`` standard errors, is at most 0."""
-    values = np.array(result.values)  # (candidates, worlds)
-    diffs = values[1:] - values[0]
-    n = values.shape[1]
-    if n < 2:
+    if len(result.values[0]) < 2:
         return False
-    se = diffs.std(axis=1, ddof=1) / n**0.5
-    return bool(np.all(diffs.mean(axis=1) + z * se <= 0.0))
+    for i in range(1, len(result.actions)):
+        d, se = result.difference(i)
+        if d + z * se > 0.0:
+            return False
+    return True
 
 
 def points_values(games: np.ndarray, rules: Rules, seat: int) -> np.ndarray:

@@ -56,6 +56,15 @@ in docs/bots.md, "Tried, measured, and left out").
 ``compiled=True`` plays the same rollouts in Numba, many at once (``bots/compiled_search.py``,
 the ``fast`` extra), in every edition, option and player count.
 
+``tuned=True`` plans with the constants tuned for the setting (``bots/tuned.py``): the
+planner in the rollouts and, with the heuristic prior, the move the search starts from.
+``budget="adaptive"`` (compiled only) spends ``BOOST`` times the worlds at a high total or
+owing two, and stops a search early once no candidate could be shown better than the first.
+
+``weigh=True`` (compiled only) reads hands by importance instead: the worlds are dealt
+uniformly and each counts as much as its hands fit every opponent's plays of the whole round
+(``inference.Inference.weight``), in the means and in the paired errors.
+
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
 """
@@ -92,6 +101,7 @@ BUDGETS = ("fixed", "adaptive")  # the same worlds everywhere, or more where it 
 HIGH_ROOM = 25  # adaptive: a total within this of the limit is a high one
 BOOST = 4  # adaptive: the worlds at a high total or owing two, times the fixed budget
 STOP_Z = 2.0  # adaptive: stop once no candidate is within this many errors of the first
+WHOLE_ROUND = 1000  # weigh: constraints kept per opponent (every play of the round)
 
 
 def prior_bot(prior: str, weights: str | None = None) -> Bot:
@@ -206,6 +216,7 @@ class ExpertBot:
         compiled: bool = False,
         tuned: bool = False,
         budget: str = "fixed",
+        weigh: bool = False,
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -253,6 +264,12 @@ class ExpertBot:
         if budget == "adaptive" and not compiled:
             raise ValueError("budget='adaptive' is a budget of the compiled search: compiled=True")
         self.budget = budget
+        # Hand reading by importance: uniform worlds, each weighted by how well every
+        # opponent's hand fits its whole round's play (compiled only).
+        if weigh and (not compiled or infer):
+            raise ValueError("weigh=True weighs the compiled search's worlds: compiled=True, "
+                             "and not infer=True (which samples them another way)")  # fmt: skip
+        self.weigh = weigh
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -333,6 +350,11 @@ class ExpertBot:
                 worlds=self._worlds(view, len(actions)),
                 time_limit=self.time_limit,
                 stop_z=STOP_Z if self.budget == "adaptive" else None,
+                weigh=(
+                    Inference(view, depth=WHOLE_ROUND, error=self.error).weight
+                    if self.weigh
+                    else None
+                ),
             )
         if self.search == "ismcts":
             return ismcts(
