@@ -16,8 +16,10 @@ from ono99.bots import ExpertBot
 from ono99.bots.compiled_search import (
     _value,
     compiled_search,
+    hand_weights,
     planner_values,
     points_values,
+    resample,
     settled,
     supports,
 )
@@ -243,25 +245,6 @@ def test_the_compiled_planner_reads_the_constants_in_their_order() -> None:
     assert planner_values(planner)[14:] == [float(x) for x in planner.constants]
 
 
-def test_weighted_worlds_count_as_much_as_their_weight() -> None:
-    """``SearchResult`` with world weights: equal weights give the unweighted means and paired
-    errors; a world of weight 0 counts for nothing; a heavy world pulls the mean its way."""
-    plain = SearchResult([DRAW, PLAY[1]])
-    plain.values = [[1.0, 0.0, 1.0, 1.0, 0.0], [0.0, 0.0, 1.0, 1.0, 1.0]]
-    weighted = SearchResult([DRAW, PLAY[1]])
-    weighted.values = [list(v) for v in plain.values]
-    weighted.weights = [1.0] * 5
-    assert weighted.means() == pytest.approx(plain.means())
-    assert weighted.difference(1) == pytest.approx(plain.difference(1))
-    weighted.values = [v + [0.0] for v in plain.values]
-    weighted.values[1][-1] = 1.0
-    weighted.weights = [1.0] * 5 + [0.0]
-    assert weighted.means() == pytest.approx(plain.means())
-    weighted.weights[-1] = 1000.0
-    assert weighted.means()[1] > 0.99 and weighted.means()[0] < 0.01
-    assert weighted.best(1.0) is PLAY[1]
-
-
 def test_weighing_needs_the_compiled_search() -> None:
     with pytest.raises(ValueError, match="compiled=True"):
         ExpertBot(1, weigh=True)
@@ -269,22 +252,39 @@ def test_weighing_needs_the_compiled_search() -> None:
         ExpertBot(1, compiled=True, weigh=True, infer=True)
 
 
-def test_the_weighted_search_weighs_each_world_by_the_opponents_play() -> None:
-    """``weigh``: one weight per world, each ``Inference.weight`` of a world's hands: between
-    the floor and 1, and not all alike once an opponent's plays say something."""
-    rules = make_rules("2022", players=2)
+def test_worlds_are_weighed_and_drawn_by_how_well_they_fit_the_opponents_play() -> None:
+    """``weigh``: every dealt world's weight is ``Inference.weight`` of its hands (between the
+    floor and 1, and not all alike once an opponent's plays say something); the search's
+    worlds are drawn in proportion, a world drawn twice with its pile in another order."""
+    rules = make_rules("2022", players=4)
     leaning = 0
     for state, seat in _positions(rules, 17, every=2):
         v = view(state, seat)
         inference = Inference(v, depth=WHOLE_ROUND)
         if not inference.constraints:
             continue
-        actions = candidates(v.legal)
+        sampler = Determinizer(v)
+        worlds = deal_worlds(
+            record_of(state), 400, 5, sampler.hidden, sampler.sizes, sampler.free, sampler.forced
+        )
+        weights = hand_weights(inference, worlds)
+        for r, w in zip(worlds, weights, strict=True):
+            hands = [[int(c) for c in h if c != EMPTY] for h in r["hands"][: rules.players]]
+            assert w == pytest.approx(inference.weight(hands))
+        leaning += len(set(weights.tolist())) > 1
+        heavy = int(np.argmax(weights))
+        only = np.zeros(len(worlds))
+        only[heavy] = 1.0
+        drawn = resample(worlds, only, 20, random.Random(1))
+        assert all(np.array_equal(r["hands"], worlds[heavy]["hands"]) for r in drawn)
+        size = int(worlds[heavy]["pile_len"])
+        piles = {bytes(r["pile"][:size].tobytes()) for r in drawn}
+        assert len(piles) > 10 or size < 3
+        assert all(sorted(r["pile"][:size]) == sorted(worlds[heavy]["pile"][:size]) for r in drawn)
+        assert len(set(drawn["rng"].tolist())) == 20
         result = compiled_search(
-            Determinizer(v), seat, actions, random.Random(3), rules, None, worlds=150,
-            weigh=inference.weight,
+            sampler, seat, candidates(v.legal), random.Random(3), rules, None, worlds=150,
+            weigh=inference,
         )  # fmt: skip
-        assert result.weights is not None and len(result.weights) == 150
-        assert all(0.0 < w <= 1.0 for w in result.weights)
-        leaning += len(set(result.weights)) > 1
+        assert all(len(values) == 150 for values in result.values)
     assert leaning

@@ -18,18 +18,19 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 
 from ..engine import IN, OUT, Action, Rules, State, Status
+from ..fast.kernels import NUM_KINDS
 from ..fast.layout import EMPTY
 from ..fast.rollouts import CompiledRollouts, Outcome, outcomes, record_of
 from ..fast.worlds import deal_worlds
 from .determinize import Determinizer
 from .greedy import RANKED
 from .heuristic import Planner
+from .inference import Inference
 from .values import SearchResult, match_value
 
 
@@ -69,7 +70,7 @@ def compiled_search(
     worlds: int,
     time_limit: float | None = None,
     stop_z: float | None = None,
-    weigh: Callable[[list[list[int]]], float] | None = None,
+    weigh: Inference | None = None,
 ) -> SearchResult:
     """``expert.search`` without cut-off or network, its rollouts compiled, over ``worlds``
     worlds (``expert.worlds_for`` of the budget). A plain
@@ -78,16 +79,15 @@ def compiled_search(
     the search stops after any chunk of worlds (``CHUNK``) in which no candidate could be shown
     better than the first: each trails it by at least ``stop_z`` standard errors of the paired
     difference (or ties it in every world so far). With ``weigh`` (a ``Determinizer`` only),
-    each world counts as much as ``weigh`` of its hands, every seat's (importance weights:
-    ``inference.Inference.weight``)."""
+    the worlds are read by importance: ``OVERSAMPLE`` times as many are dealt, each weighted
+    by how well its hands fit the opponents' play (``hand_weights``), and the search's worlds
+    drawn from them in proportion (``resample``)."""
     rollouts = CompiledRollouts(
         rules, RANKED, None if planner is None else planner_values(planner), seat
     )
     result = SearchResult(actions)
-    if weigh is not None:
-        if not isinstance(sampler, Determinizer):
-            raise ValueError("weighted worlds are dealt by a plain Determinizer")
-        result.weights = []
+    if weigh is not None and not isinstance(sampler, Determinizer):
+        raise ValueError("weighted worlds are dealt by a plain Determinizer")
     n_worlds = worlds
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     firsts = [a.index for a in actions]
@@ -102,9 +102,12 @@ def compiled_search(
             if template is None:  # the public fields, from one world of the view
                 template = record_of(sampler.sample(rng))
             d = sampler
+            many = m if weigh is None else m * OVERSAMPLE
             dealt = deal_worlds(
-                template, m, rng.getrandbits(64), d.hidden, d.sizes, d.free, d.forced
+                template, many, rng.getrandbits(64), d.hidden, d.sizes, d.free, d.forced
             )
+            if weigh is not None:
+                dealt = resample(dealt, hand_weights(weigh, dealt), m, rng)
             games = np.repeat(dealt, k)
         else:
             states = [sampler.sample(rng) for _ in range(m)]
@@ -116,11 +119,6 @@ def compiled_search(
                 k,
             )
         rollouts.run(games, firsts * m, plan=planner is not None)
-        if weigh is not None:  # each world as likely as its hands fit the opponents' play
-            assert result.weights is not None
-            n = rules.players
-            for hands in dealt["hands"][:, :n].tolist():
-                result.weights.append(weigh([[c for c in h if c != EMPTY] for h in hands]))
         if rules.match == "points":  # nearly every end differs: valued all at once
             got = points_values(games, rules, seat).reshape(m, k)
         else:
@@ -141,16 +139,59 @@ def compiled_search(
     return result
 
 
+OVERSAMPLE = 8  # weigh: worlds dealt per world searched
+
+
+def hand_weights(inference: Inference, worlds: np.ndarray) -> np.ndarray:
+    """``Inference.weight`` of every world's hands at once: for each constraint, the chance
+    that the hand's cards of its kinds are all among those drawn since, floored at the error."""
+    weights = np.ones(len(worlds))
+    error = inference.error
+    for seat, constraints in inference.constraints.items():
+        hands = worlds["hands"][:, seat].astype(np.int64)
+        held = hands != EMPTY
+        size = int(held[0].sum()) if len(hands) else 0
+        for c in constraints:
+            mask = np.zeros(NUM_KINDS + 1, dtype=bool)  # the last for EMPTY (index -1)
+            mask[list(c.kinds)] = True
+            k = (mask[hands] & held).sum(axis=1)
+            chance = np.array([c.chance_of(j, size) for j in range(size + 1)])
+            weights *= error + (1.0 - error) * chance[k]
+    return weights
+
+
+def resample(worlds: np.ndarray, weights: np.ndarray, m: int, rng: random.Random) -> np.ndarray:
+    """``m`` of ``worlds`` drawn in proportion to ``weights`` (systematic resampling); a world
+    drawn again gets its draw pile in another order and another seed for its reshuffles, so no
+    two rollouts repeat each other (the pile's order is uniform given the hands)."""
+    total = float(weights.sum())
+    if total <= 0.0:
+        return worlds[:m].copy()
+    marks = (np.arange(m) + rng.random()) * (total / m)
+    index = np.minimum(np.searchsorted(np.cumsum(weights), marks, side="right"), len(worlds) - 1)
+    chosen = worlds[index]
+    again = np.concatenate([[False], index[1:] == index[:-1]])
+    if not again.any():
+        return chosen
+    gen = np.random.default_rng(rng.getrandbits(64))
+    size = int(chosen["pile_len"][0])
+    piles = chosen["pile"][again, :size]
+    order = np.argsort(gen.random(piles.shape), axis=1)
+    chosen["pile"][again, :size] = np.take_along_axis(piles, order, axis=1)
+    chosen["rng"][again] = gen.integers(0, 2**64, size=int(again.sum()), dtype=np.uint64)
+    return chosen
+
+
 def settled(result: SearchResult, z: float) -> bool:
     """Whether no candidate could be shown better than the first: every other one's paired
     mean difference from it, plus ``z`` standard errors, is at most 0."""
-    if len(result.values[0]) < 2:
+    values = np.array(result.values)  # (candidates, worlds)
+    diffs = values[1:] - values[0]
+    n = values.shape[1]
+    if n < 2:
         return False
-    for i in range(1, len(result.actions)):
-        d, se = result.difference(i)
-        if d + z * se > 0.0:
-            return False
-    return True
+    se = diffs.std(axis=1, ddof=1) / n**0.5
+    return bool(np.all(diffs.mean(axis=1) + z * se <= 0.0))
 
 
 def points_values(games: np.ndarray, rules: Rules, seat: int) -> np.ndarray:

@@ -61,9 +61,10 @@ planner in the rollouts and, with the heuristic prior, the move the search start
 ``budget="adaptive"`` (compiled only) spends ``BOOST`` times the worlds at a high total or
 owing two, and stops a search early once no candidate could be shown better than the first.
 
-``weigh=True`` (compiled only) reads hands by importance instead: the worlds are dealt
-uniformly and each counts as much as its hands fit every opponent's plays of the whole round
-(``inference.Inference.weight``), in the means and in the paired errors.
+``weigh=True`` (compiled only) reads hands by importance instead: eight times the worlds are
+dealt uniformly, each weighted by how well its hands fit every opponent's plays of the whole
+round (``inference.Inference.weight``), and the search's worlds are drawn from them in
+proportion (``compiled_search.resample``): no cap on tries, no play forgotten.
 
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
@@ -350,11 +351,7 @@ class ExpertBot:
                 worlds=self._worlds(view, len(actions)),
                 time_limit=self.time_limit,
                 stop_z=STOP_Z if self.budget == "adaptive" else None,
-                weigh=(
-                    Inference(view, depth=WHOLE_ROUND, error=self.error).weight
-                    if self.weigh
-                    else None
-                ),
+                weigh=Inference(view, depth=WHOLE_ROUND, error=self.error) if self.weigh else None,
             )
         if self.search == "ismcts":
             return ismcts(

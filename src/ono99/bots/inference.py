@@ -50,10 +50,12 @@ class Constraint:
     def chance(self, hand: Sequence[int]) -> float:
         """How likely ``hand`` is under the constraint: the chance its cards of ``kinds`` are
         all among the ``drawn`` newest, if which cards are the newest is uniform."""
-        k = sum(1 for c in hand if c in self.kinds)
+        return self.chance_of(sum(1 for c in hand if c in self.kinds), len(hand))
+
+    def chance_of(self, k: int, n: int) -> float:
+        """``chance`` of a hand of ``n`` cards with ``k`` of ``kinds``."""
         if k == 0:
             return 1.0
-        n = len(hand)
         new = min(self.drawn, n)
         if k > new:
             return 0.0

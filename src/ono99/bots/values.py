@@ -107,42 +107,23 @@ class SearchResult:
     def __init__(self, actions: list[Action]) -> None:
         self.actions = actions
         self.values: list[list[float]] = [[] for _ in actions]
-        # Each world's weight, where the worlds are weighted (importance sampling: dealt
-        # uniformly, weighted by how well they fit the opponents' play); None: all alike.
-        self.weights: list[float] | None = None
 
     def means(self) -> list[float]:
-        w = self.weights
-        if w is not None:
-            total = sum(w)
-            return [sum(x * y for x, y in zip(v, w, strict=True)) / total for v in self.values]
         return [sum(v) / len(v) if v else 0.0 for v in self.values]
-
-    def difference(self, i: int) -> tuple[float, float]:
-        """Candidate ``i``'s paired mean difference from the first, and its standard error
-        (weighted: over the effective number of worlds, (Σw)² / Σw²)."""
-        diffs = [a - b for a, b in zip(self.values[i], self.values[0], strict=True)]
-        w = self.weights
-        if w is None:
-            n = len(diffs)
-            d = sum(diffs) / n
-            var = sum((x - d) ** 2 for x in diffs) / max(1, n - 1)
-            return d, (var / n) ** 0.5
-        total = sum(w)
-        d = sum(x * y for x, y in zip(diffs, w, strict=True)) / total
-        var = sum(y * (x - d) ** 2 for x, y in zip(diffs, w, strict=True)) / total
-        effective = total**2 / sum(y * y for y in w)
-        return d, (var / max(1.0, effective - 1.0)) ** 0.5
 
     def best(self, z: float = 1.0) -> Action:
         """The first candidate (the caller's preferred one) unless another beats it by more
         than ``z`` standard errors of the paired difference; then the best such one."""
         means = self.means()
+        base = self.values[0]
+        n = len(base)
         choice, top = 0, means[0]
         for i in range(1, len(self.actions)):
             if means[i] <= top:
                 continue
-            d, se = self.difference(i)
-            if d > z * se:
+            diffs = [a - b for a, b in zip(self.values[i], base, strict=True)]
+            d = sum(diffs) / n
+            var = sum((x - d) ** 2 for x in diffs) / max(1, n - 1)
+            if d > z * (var / n) ** 0.5:
                 choice, top = i, means[i]
         return self.actions[choice]
