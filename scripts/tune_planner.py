@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +95,8 @@ def moved(c: Constants, name: str, step: float, relative: bool, sign: int) -> Co
         new = max(0, round(new))
     elif name in ("keep_repeat", "come_back"):
         new = min(1.0, max(0.0, new)) if name == "keep_repeat" else max(0.0, new)
-    return c._replace(**{name: round(new, 4) if isinstance(new, float) else new})
+    changed: dict[str, Any] = {name: round(new, 4) if isinstance(new, float) else new}
+    return c._replace(**changed)
 
 
 def main(argv: list[str]) -> int:

@@ -21,8 +21,17 @@ HEADS_UP = DEFAULT._replace(
 # .venv/bin/python scripts/tune_planner.py 4p --games 200000: +0.45 ± 0.09 points over the
 # heuristic's constants (31.01%) on 400,000 fresh games.
 TABLE = DEFAULT._replace(keep_minus_ten=8.4, keep_fits=0.0, keep_small=1.62, play2_bait=0.0)
-# .venv/bin/python scripts/tune_planner.py 1980 --games 100000
-EDITION_1980 = DEFAULT
+# .venv/bin/python scripts/tune_planner.py 1980 --games 100000: +0.91 ± 0.13 points over the
+# heuristic's constants (31.79%) on 200,000 fresh matches.
+EDITION_1980 = DEFAULT._replace(
+    keep_reverse=7.2,
+    keep_repeat=0.65,
+    keep_fits=0.3125,
+    keep_small=1.4175,
+    pressure=13.8,
+    play2_bait=0.0,
+    come_back=0.5,
+)
 
 
 def constants_for(rules: Rules) -> Constants:
