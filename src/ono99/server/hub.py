@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..session import (
@@ -92,6 +93,10 @@ class Hub:
         self.links: dict[str, dict[int, str | None]] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self.hints = Hints()  # the expert's searches for people who ask
+        # The bots think on one thread of their own (from ``start``), one move at a time:
+        # their Python holds the GIL anyway, so more threads would add no speed, only threads
+        # for the event loop to win the GIL back from (and their memory).
+        self._bots: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -109,6 +114,7 @@ class Hub:
         """Start hearing the other processes, and closing idle tables. Tables load when
         someone asks for them: a game nobody is at waits (``_reschedule``)."""
         self._loop = asyncio.get_running_loop()
+        self._bots = ThreadPoolExecutor(1, thread_name_prefix="ono99-bots")
         await self.cluster.start(self)
         if self.idle > 0:
             self.spawn(self._close_idle())
@@ -120,6 +126,8 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await self.cluster.stop()
+        if self._bots is not None:
+            self._bots.shutdown(wait=False, cancel_futures=True)
 
     # ---------------------------------------------------------------- tables
 
@@ -627,7 +635,7 @@ class Hub:
 
     async def _play_bot(self, table: Table, move: Move) -> None:
         try:
-            action = await asyncio.to_thread(move.choose)
+            action = await self.loop.run_in_executor(self._bots, move.choose)
         except Exception:
             log.exception("table %s: the %s bot failed; it will try again", table.code, move.by)
             table.abandon(move, self.now())
