@@ -367,6 +367,9 @@ def test_ctrl_c_saves_the_game_and_resume_goes_on_with_it(tmp_path: Path) -> Non
         while seen.count("Your move") < 2:  # played a card; now waiting for the next
             seen += proc.stdout.read(1)
         proc.send_signal(signal.SIGINT)
+        # Wait for the interrupt to be taken before closing stdin (``communicate`` closes it
+        # at once): on a loaded machine the end of input could otherwise come first.
+        proc.wait(timeout=60)
         out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130
     (path,) = (tmp_path / "records").glob("*.json")
