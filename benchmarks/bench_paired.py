@@ -12,7 +12,7 @@ Arguments: the setting (``4p``, ``2p`` or ``1980``), the number of games, the ba
 JSON list of variants, one dict per variant: ``"bot"`` names a registered bot (``expert`` when
 absent) and every other key is a keyword argument of its factory (``ExpertBot(infer=True)``…).
 ``--opponent`` names the bot at every other seat (``greedy`` by default; or a variant as JSON,
-``'{"compiled": true}'``), ``--workers`` the
+``'{"compiled": true}'``; or one bot per other seat, ``heuristic,random,greedy``), ``--workers`` the
 processes (2 by default; 1 on a shared machine), ``--every`` the games between reports (500).
 ``--out FILE`` appends each game's result as a JSON line (``{"game": i, "shares": [...]}``), and
 ``--start K`` begins at game ``K``, so a long run can be stopped and resumed; ``--merge`` reads
@@ -58,12 +58,19 @@ def build(variant: dict[str, Any], seed: int) -> Bot:
     return BOT_INFO[name].factory(seed, **options)
 
 
-def opponent_variant(opponent: str) -> dict[str, Any]:
-    """``--opponent``: a registered bot's name, or a variant as JSON (``'{"compiled": true}'``:
-    an expert with those options)."""
+def opponent_variant(opponent: str, seat: int, me: int, players: int) -> dict[str, Any]:
+    """``--opponent`` at ``seat`` when the bot under test sits at ``me``: a registered bot's
+    name, a variant as JSON (``'{"compiled": true}'``: an expert with those options), or a
+    mixed table, names separated by commas, one per other seat in play order from ``me``'s
+    left (``heuristic,random,greedy``)."""
     if opponent.lstrip().startswith("{"):
         variant: dict[str, Any] = json.loads(opponent)
         return variant
+    names = opponent.split(",")
+    if len(names) > 1:
+        if len(names) != players - 1:
+            raise ValueError(f"a mixed table names {players - 1} opponents, not {len(names)}")
+        return {"bot": names[(seat - me - 1) % players]}
     return {"bot": opponent}
 
 
@@ -77,7 +84,7 @@ def one(job: tuple[str, int, int, list[dict[str, Any]], str]) -> list[float]:
         bots: list[Bot] = [
             build(variant, seed * 10 + i)
             if s == me
-            else build(opponent_variant(opponent), seed * 10 + i + s + 1)
+            else build(opponent_variant(opponent, s, me, n), seed * 10 + i + s + 1)
             for s in range(n)
         ]
         final = play_game(rules, bots, seed + i)

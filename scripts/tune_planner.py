@@ -28,7 +28,7 @@ from ono99.bots.greedy import RANKED
 from ono99.bots.heuristic import DEFAULT, Constants
 from ono99.engine import Rules, make_rules
 from ono99.fast.batch import FastBatch
-from ono99.fast.rollouts import NO_TRACE, ranks_array, run_rollouts
+from ono99.fast.rollouts import NO_MODELS, NO_TRACE, ranks_array, run_rollouts
 
 SETTINGS = {
     "2p": lambda: make_rules("2022", players=2),
@@ -75,7 +75,7 @@ def shares(rules: Rules, constants: Constants, games: int, seed: int) -> np.ndar
         first = np.full(batch.batch_size, -1, dtype=np.int64)
         run_rollouts(
             batch.games, batch.params, batch.scripts, first, me, ranks, RANKED.margin,
-            planner, NO_TRACE,
+            planner, NO_TRACE, NO_MODELS, planner[:0], 0,
         )  # fmt: skip
         won = batch.games["winners"][:, :n].astype(np.float64) * batch.games["over"][:, None]
         out.append(won[:, me] / np.maximum(won.sum(axis=1), 1.0))

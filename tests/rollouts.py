@@ -24,13 +24,16 @@ def engine_rollout(
     turns: int = 1,
     network: Bot | None = None,
     network_seats: Collection[int] = (),
+    others: Planner | None = None,
 ) -> tuple[State, bool]:
     """The engine played on as a rollout plays: owed draws at once, ``GreedyBot`` on every
     seat's view, the planner at seat ``me`` where a card fits (as ``HeuristicBot`` asks it); to
     the end of the game, or of round ``start`` in tokens and points matches. With a ``stop``
     seat, it stops short when that seat is about to choose for the ``turns``-th time, as
     ``Playout.run(stop, turns)`` does. A ``network`` bot plays ``network_seats`` instead, as
-    the expert's network rollouts play them. The state, and whether the horizon was reached."""
+    the expert's network rollouts play them. With ``others``, every other seat plans with it
+    as seat ``me`` does with ``planner`` (the compiled rollouts' ``PLANNER`` model). The
+    state, and whether the horizon was reached."""
     single = state.rules.match == "single"
     while not state.over and (single or state.round == start):
         if state.owes_draw:
@@ -48,12 +51,13 @@ def engine_rollout(
             state = apply_unchecked(state, seat, network.choose(v))
             continue
         action = GREEDY.choose(v)
-        if planner is not None and seat == me and action is not DISCARD and not v.must_bust:
+        plan = planner if seat == me else others
+        if plan is not None and action is not DISCARD and not v.must_bust:
             assert v.hand is not None
             in_ = sum(1 for st in v.status if st == "in")
             sizes = neighbour_sizes(v)
             action = PLAY[
-                planner.choose(v.hand, v.total, v.owed, v.ono99_played, sizes, players_in=in_)
+                plan.choose(v.hand, v.total, v.owed, v.ono99_played, sizes, players_in=in_)
             ]
         state = apply_unchecked(state, seat, action)
     return state, True

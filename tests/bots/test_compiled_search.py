@@ -108,14 +108,17 @@ def test_compiled_worlds_vary_and_keep_forced_cards_in_hands() -> None:
 def test_the_compiled_expert_sees_only_its_view(index: int, rules: Rules) -> None:
     """V1: two states that differ only in what the seat cannot see give the compiled expert,
     seeded alike, the same choice and the same estimates; tuned, with the adaptive budget and
-    worlds weighed by the opponents' play, too."""
+    worlds weighed by the opponents' play and the opponents read as a mixture, too."""
     rng = random.Random(f"peek-compiled:{index}")
     checked = 0
     for state, seat in _positions(rules, 500 + index, every=4):
         other = hide(state, seat, rng)
         mine, theirs = view(state, seat), view(other, seat)
         assert mine == theirs
-        for options in ({}, {"tuned": True, "budget": "adaptive", "weigh": True}):
+        for options in (
+            {},
+            {"tuned": True, "budget": "adaptive", "weigh": True, "opponents": "mixture"},
+        ):
 
             def bot(options: dict[str, object] = options) -> ExpertBot:
                 return ExpertBot(index, compiled=True, **TINY, **options)  # type: ignore[arg-type]

@@ -216,3 +216,94 @@ def test_the_compiled_planner_values_what_the_planner_values(
         hand = hands.choices(range(16), k=hands.randrange(1, 5))
         cnt = np.bincount(np.array(hand), minlength=16).astype(np.int64)
         assert policy._keep(p, pl, cnt, total) == planner.keep(hand, total)
+
+
+# --------------------------------------------------------------------------- the others' models
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [make_rules("2022", players=4), make_rules("1980", players=3, match="tokens")],
+    ids=config_id,
+)
+def test_seats_modelled_by_the_planner_plan_as_the_engine_played_by_it_does(rules: Rules) -> None:
+    """Every other seat's model ``PLANNER`` (bots/opponents.py): the compiled rollout takes
+    the engine's actions with the searcher's planner at its seat and the ``their`` planner at
+    every other one, from the same position and reshuffles."""
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(6):
+        state = new_game(rules, 300 + seed)
+        while not state.over and checked < 6 * (seed + 1):
+            seat = state.to_play
+            assert seat is not None
+            legal = legal_actions(state)
+            if len(legal) > 1 and rng.random() < 0.3:
+                me = view(state, seat)
+                mine = Planner(rules, unseen_counts(me), VARIED)
+                theirs = Planner(rules, unseen_counts(me), DEFAULT)
+                compiled = CompiledRollouts(
+                    rules, RANKED, planner_values(mine), seat, their=planner_values(theirs)
+                )
+                models = np.full((1, rules.players), policy.PLANNER, dtype=np.int8)
+                end, _ = engine_rollout(state, state.round, seat, mine, others=theirs)
+                trace = np.zeros((1, TRACE), dtype=np.int16)
+                games = _scripted(end, record_of(state))
+                played = compiled.run(games, [-1], script=_script(end), trace=trace, models=models)
+                assert games["error"][0] == 0
+                want = [a.index for _, a in chain_items(end.history, state.moves)]
+                assert trace[0, :played].tolist() == want, f"seed {seed} move {state.moves}"
+                checked += 1
+            if state.owes_draw:
+                state = apply(state, state.owes_draw[0], DRAW)
+                continue
+            state = apply(state, seat, rng.choice(legal))
+    assert checked >= 10
+
+
+def test_greedy_and_noiseless_models_are_greedy_and_noisy_ones_play_at_random() -> None:
+    """``GREEDY`` rows (or ``NOISY`` with no noise) play exactly as no rows at all; with
+    noise 1, a ``NOISY`` seat's decisions spread over its legal actions, and every game
+    stays a game of the rules (no error)."""
+    rules = make_rules("2022", players=3)
+    state = new_game(rules, 41)
+    seat = state.to_play
+    assert seat is not None
+    n = 200
+    traces = {}
+    for name, model, noise in (
+        ("none", None, 0.0), ("greedy", policy.GREEDY, 0.0), ("quiet", policy.NOISY, 0.0),
+        ("noisy", policy.NOISY, 1.0),
+    ):  # fmt: skip
+        compiled = CompiledRollouts(rules, RANKED, None, seat, noise=noise)
+        games = np.repeat(record_of(state), n)
+        games["rng"] = np.arange(n, dtype=np.uint64)  # each its own shuffles
+        trace = np.zeros((n, TRACE), dtype=np.int16)
+        models = np.full((n, 3), model, dtype=np.int8) if model is not None else None
+        kw = {} if models is None else {"models": models}
+        compiled.run(games, [-1] * n, plan=False, trace=trace, **kw)
+        assert not games["error"].any(), name
+        traces[name] = trace
+    assert np.array_equal(traces["none"], traces["greedy"])
+    assert np.array_equal(traces["none"], traces["quiet"])
+    # The first two actions (the searcher's, then the next seat's): one pair under greedy,
+    # several at random.
+    assert not np.array_equal(traces["none"], traces["noisy"])
+    assert len({tuple(t[:2]) for t in traces["noisy"].tolist()}) > len(
+        {tuple(t[:2]) for t in traces["none"].tolist()}
+    )
+
+
+def test_models_must_fit_the_records_and_the_planner_must_be_given() -> None:
+    rules = make_rules("2022", players=2)
+    state = new_game(rules, 3)
+    seat = state.to_play
+    assert seat is not None
+    compiled = CompiledRollouts(rules, RANKED, None, seat)
+    games = np.repeat(record_of(state), 2)
+    with pytest.raises(ValueError, match="a row of 2 per record"):
+        compiled.run(games, [-1, -1], plan=False, models=np.zeros((1, 2), dtype=np.int8))
+    with pytest.raises(ValueError, match="their planner"):
+        compiled.run(games, [-1, -1], plan=False, models=np.ones((2, 2), dtype=np.int8))
+    with pytest.raises(ValueError, match="noise is a share"):
+        CompiledRollouts(rules, RANKED, None, seat, noise=1.5)

@@ -4,7 +4,9 @@ extra).
 The same search as ``expert.search`` — worlds sampled from the seat's view, every candidate
 action tried in each, valued by ``expert.match_value`` — but the rollouts are played all at
 once by ``ono99.fast.rollouts`` in Numba, on the batch simulator's rules, with the same
-players: greedy's ranks at every seat and the heuristic's planner at the searching seat. The
+players: greedy's ranks at every seat and the heuristic's planner at the searching seat (or,
+with ``opponents``, each other seat played by a model drawn from what its plays tell:
+``bots/opponents.py``). The
 worlds are dealt in compiled code as well (``ono99.fast.worlds``, from the ``Determinizer``'s
 unseen and forced cards), and their future reshuffles come from each record's own generator:
 so the worlds are other draws from the same distribution than the Python search's, not the
@@ -25,12 +27,13 @@ import numpy as np
 from ..engine import IN, OUT, Action, Rules, State, Status
 from ..fast.kernels import NUM_KINDS
 from ..fast.layout import EMPTY
-from ..fast.rollouts import CompiledRollouts, Outcome, outcomes, record_of
+from ..fast.rollouts import NO_MODELS, CompiledRollouts, Outcome, outcomes, record_of
 from ..fast.worlds import deal_worlds
 from .determinize import Determinizer
 from .greedy import RANKED
 from .heuristic import Planner
 from .inference import Inference
+from .opponents import NOISE, OpponentModels
 from .values import SearchResult, match_value
 
 
@@ -71,6 +74,7 @@ def compiled_search(
     time_limit: float | None = None,
     stop_z: float | None = None,
     weigh: Inference | None = None,
+    opponents: OpponentModels | None = None,
 ) -> SearchResult:
     """``expert.search`` without cut-off or network, its rollouts compiled, over ``worlds``
     worlds (``expert.worlds_for`` of the budget). A plain
@@ -81,9 +85,16 @@ def compiled_search(
     difference (or ties it in every world so far). With ``weigh`` (a ``Determinizer`` only),
     the worlds are read by importance: ``OVERSAMPLE`` times as many are dealt, each weighted
     by how well its hands fit the opponents' play (``hand_weights``), and the search's worlds
-    drawn from them in proportion (``resample``)."""
+    drawn from them in proportion (``resample``). With ``opponents``, each world's
+    rollouts play every other seat by a model drawn for it from its weights (the same models
+    for every candidate of the world); else every other seat plays greedy."""
     rollouts = CompiledRollouts(
-        rules, RANKED, None if planner is None else planner_values(planner), seat
+        rules,
+        RANKED,
+        None if planner is None else planner_values(planner),
+        seat,
+        their=None if opponents is None else planner_values(opponents.planner),
+        noise=NOISE,
     )
     result = SearchResult(actions)
     if weigh is not None and not isinstance(sampler, Determinizer):
@@ -118,7 +129,10 @@ def compiled_search(
                 [s.setup.seed for s in states],
                 k,
             )
-        rollouts.run(games, firsts * m, plan=planner is not None)
+        models = NO_MODELS
+        if opponents is not None:
+            models = np.repeat(np.array(opponents.draw(rng, m), dtype=np.int8), k, axis=0)
+        rollouts.run(games, firsts * m, plan=planner is not None, models=models)
         if rules.match == "points":  # nearly every end differs: valued all at once
             got = points_values(games, rules, seat).reshape(m, k)
         else:

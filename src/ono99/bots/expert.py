@@ -66,17 +66,22 @@ dealt uniformly, each weighted by how well its hands fit every opponent's plays 
 round (``inference.Inference.weight``), and the search's worlds are drawn from them in
 proportion (``compiled_search.resample``): no cap on tries, no play forgotten.
 
+``opponents="mixture"`` (compiled only) plays each other seat of the rollouts by a model —
+greedy, the heuristic, or a noisy player — drawn per world from weights that the seat's own
+plays of the whole game update (``bots/opponents.py``), instead of greedy at every seat.
+
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import time
 from collections.abc import Callable
 
-from ..engine import DRAW, Action, State, View
+from ..engine import DRAW, Action, State, View, make_rules, new_game, view
 from ..fast.playout import Playout
 from ..invocation import pip_install
 from .base import Bot
@@ -88,6 +93,7 @@ from .inference import DEFAULT_ERROR, Inference, InferringSampler
 from .ismcts import ismcts
 from .network import numpy_for
 from .network_rollouts import NetworkRollouts, check_rollout, network_rollouts
+from .opponents import OpponentModels
 from .tuned import constants_for
 from .values import SearchResult, playout_value, rollout_value
 
@@ -103,6 +109,7 @@ HIGH_ROOM = 25  # adaptive: a total within this of the limit is a high one
 BOOST = 4  # adaptive: the worlds at a high total or owing two, times the fixed budget
 STOP_Z = 2.0  # adaptive: stop once no candidate is within this many errors of the first
 WHOLE_ROUND = 1000  # weigh: constraints kept per opponent (every play of the round)
+OPPONENTS = ("greedy", "mixture")  # how the rollouts play the others (``opponents.py``)
 
 
 def prior_bot(prior: str, weights: str | None = None) -> Bot:
@@ -115,6 +122,35 @@ def prior_bot(prior: str, weights: str | None = None) -> Bot:
     from .neural import NeuralBot
 
     return NeuralBot(weights=weights)
+
+
+# The advisor's options where Numba is installed: the strongest measured settings of the
+# compiled search, and the opponents read from their own plays (docs/bots.md).
+ADVISOR = {"compiled": True, "tuned": True, "budget": "adaptive", "opponents": "mixture"}
+
+
+def compiled_available() -> bool:
+    """Whether the compiled search can run here (Numba, the ``fast`` extra, is installed)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+def advisor(seed: int | None = None) -> ExpertBot:
+    """The expert a person's hint asks, in the terminal and the browser: with Numba, the
+    compiled search with ``ADVISOR``'s options, so the chances it shows are a best reply to the
+    players at the table as their plays show them (``opponents.py``), not to greedy ones;
+    without it, the default search (every opponent modelled as greedy)."""
+    if compiled_available():
+        return ExpertBot(seed, **ADVISOR)  # type: ignore[arg-type]
+    return ExpertBot(seed)
+
+
+def warm_advisor() -> None:
+    """One search by the advisor, so that the first person to ask for a hint does not wait
+    while Numba loads the compiled search (half a second) or, on a new install, compiles it
+    (half a minute): a server calls it on a worker thread when it starts."""
+    state = new_game(make_rules("2022", players=3), 1)
+    assert state.to_play is not None
+    advisor(1).advise(view(state, state.to_play))
 
 
 # --------------------------------------------------------------------------- search
@@ -218,6 +254,7 @@ class ExpertBot:
         tuned: bool = False,
         budget: str = "fixed",
         weigh: bool = False,
+        opponents: str = "greedy",
     ) -> None:
         self._rng = random.Random(seed)
         self.worlds = worlds
@@ -271,6 +308,14 @@ class ExpertBot:
             raise ValueError("weigh=True weighs the compiled search's worlds: compiled=True, "
                              "and not infer=True (which samples them another way)")  # fmt: skip
         self.weigh = weigh
+        # Every other seat played by greedy, or by a model drawn from a mixture that the
+        # seat's own plays weigh (compiled only).
+        if opponents not in OPPONENTS:
+            raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
+        if opponents == "mixture" and not compiled:
+            raise ValueError("opponents='mixture' models the compiled rollouts' players: "
+                             "compiled=True")  # fmt: skip
+        self.opponents = opponents
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -352,6 +397,7 @@ class ExpertBot:
                 time_limit=self.time_limit,
                 stop_z=STOP_Z if self.budget == "adaptive" else None,
                 weigh=Inference(view, depth=WHOLE_ROUND, error=self.error) if self.weigh else None,
+                opponents=OpponentModels(view) if self.opponents == "mixture" else None,
             )
         if self.search == "ismcts":
             return ismcts(

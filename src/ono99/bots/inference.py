@@ -89,7 +89,7 @@ class Inference:
         self.constraints: dict[int, list[Constraint]] = {}
         if v.rules.draw_penalty:
             return  # hands may run short at will: too loose a model to lean on
-        plays = _round_plays(v)
+        plays = plays_of(v, whole_game=False)
         for seat in range(v.players):
             if seat == v.seat:
                 continue
@@ -129,16 +129,21 @@ class Inference:
         return w
 
 
-def _round_plays(v: View) -> list[tuple[int, int, int, int, str | None]]:
-    """The current round's plays: (seat, total before, cards owed before, card, data).
-    A four-ONO-99 discard ends what is known of the hand before it, so plays before a
-    seat's discard are dropped."""
-    plays: list[tuple[int, int, int, int, str | None]] = []
+Play = tuple[int, int, int, int, str | None]  # seat, total before, owed before, card, data
+
+
+def plays_of(v: View, *, whole_game: bool) -> list[Play]:
+    """The plays of the public log, each (seat, total before, cards owed before, card,
+    data): the current round's (a seat's plays before its four-ONO-99 discard dropped, as
+    they say nothing of the hand after it), or, ``whole_game``, every round's."""
+    plays: list[Play] = []
     total, owed = 0, 1
     for e in v.events:
         kind = e.kind
         if kind == "deal":
-            plays, total, owed = [], 0, 1
+            if not whole_game:
+                plays = []
+            total, owed = 0, 1
         elif kind == "play" and e.seat is not None and e.card is not None:
             plays.append((e.seat, total, owed, e.card, e.data))
             if e.total is not None:
@@ -150,7 +155,8 @@ def _round_plays(v: View) -> list[tuple[int, int, int, int, str | None]]:
             else:
                 owed = 1
         elif kind == "discard":
-            plays = [p for p in plays if p[0] != e.seat]
+            if not whole_game:
+                plays = [p for p in plays if p[0] != e.seat]
             owed = 1
         elif kind in ("eliminated", "out_of_round"):
             owed = 1  # P6: the obligation lapses

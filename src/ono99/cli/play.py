@@ -35,7 +35,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..bots import Agent, Bot, UnknownBotError, make_opponent
-from ..bots.expert import ExpertBot
+from ..bots.expert import advisor
 from ..engine import (
     DRAW,
     Action,
@@ -125,7 +125,7 @@ class TerminalGame:
         self.between_rounds = between_rounds
         self.hints = hints  # show the expert's hint at every turn
         # The advisor searches from the person's view only, like any bot.
-        self.advisor = ExpertBot(seed)
+        self.advisor = advisor(seed)
 
     # ------------------------------------------------------------ running
 

@@ -231,7 +231,7 @@ def nothing_fits(r: Game, p: Params, seat: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _random_action(r: Game) -> int:
+def random_action(r: Game) -> int:
     """A uniformly random legal action (-1 if none: the match is over)."""
     bits = r.legal
     if bits == 0:
@@ -765,7 +765,7 @@ def random_actions(games: np.ndarray, out: np.ndarray) -> None:
     """A uniformly random legal action per game (-1 where the match is over), drawn from
     each game's own generator."""
     for g in range(games.shape[0]):
-        out[g] = _random_action(games[g])
+        out[g] = random_action(games[g])
 
 
 @njit(cache=True)
@@ -788,7 +788,7 @@ def random_playout(
         if r.over != 0:
             _restart(r, p, sc, g)
         for _ in range(steps):
-            apply_action(r, p, sc, g, _random_action(r))
+            apply_action(r, p, sc, g, random_action(r))
             actions += 1
             if r.error != 0:
                 bad = g

@@ -7,7 +7,8 @@ added here is only what a rollout needs beyond the rules:
 
 - ``record_of(state)``: an engine state (any position of any round) as a game record;
 - ``run_rollouts``: from each record, a first action, then greedy's ranks at every seat and the
-  heuristic's planner at the searching seat (``rollout_policy.py``) to the ``Playout``'s
+  heuristic's planner at the searching seat (``rollout_policy.py``; or, at each other seat,
+  the model a search gave it: ``GREEDY``, ``PLANNER``, ``NOISY``) to the ``Playout``'s
   horizon: the end of the game in a single game, the end of the round in tokens and points
   matches (``Params.horizon``: the kernels play a round's end out as the engine does, then
   deal nothing and leave ``to_play`` at -1), so ``winners``, ``status``, ``tokens`` and
@@ -33,7 +34,15 @@ import numpy as np
 from numba import njit
 
 from ..engine import OUT, Rules, State
-from .kernels import apply_action, legal_bits, nothing_fits, scripts_of, take_draw
+from .kernels import (
+    apply_action,
+    below,
+    legal_bits,
+    nothing_fits,
+    random_action,
+    scripts_of,
+    take_draw,
+)
 from .layout import (
     DISCARD_ACTION,
     DRAW_ACTION,
@@ -48,9 +57,20 @@ from .layout import (
     scripts,
 )
 from .playout import RankedPolicy
-from .rollout_policy import PLANNER_FIELDS, Game, Params, greedy_action, planned_card
+from .rollout_policy import (
+    GREEDY,
+    NOISE_SCALE,
+    NOISY,
+    PLANNER,
+    PLANNER_FIELDS,
+    Game,
+    Params,
+    greedy_action,
+    planned_card,
+)
 
 NO_TRACE = np.zeros((0, 0), dtype=np.int16)
+NO_MODELS = np.zeros((0, 0), dtype=np.int8)  # every other seat greedy
 
 
 @njit(cache=True, inline="always")
@@ -63,19 +83,25 @@ def _policy(
     planner: np.ndarray,
     use_plan: bool,
     cnt: np.ndarray,
+    model: int,
+    their: np.ndarray,
+    noise: int,
 ) -> int:
     """The rollout policy's next action: an owed draw at once, by whichever seat owes it;
-    else greedy's, or the planner's at seat ``me`` where a card fits (as ``Playout.choice``)."""
+    else greedy's, or the planner's at seat ``me`` where a card fits (as ``Playout.choice``);
+    at another seat, its ``model``'s (``rollout_policy.GREEDY``, ``PLANNER`` with the
+    ``their`` planner, or ``NOISY``: a random legal action ``noise`` / 2**20 of the time)."""
     if r.owes >= 0:
         return DRAW_ACTION
     a = greedy_action(r, p, ranks, margin)
-    if (
-        use_plan
-        and r.to_play == me
-        and a != DISCARD_ACTION
-        and not (p.match == POINTS and nothing_fits(r, p, me))
-    ):
-        a = planned_card(r, p, planner, cnt)
+    if r.to_play == me:
+        if use_plan and a != DISCARD_ACTION and not (p.match == POINTS and nothing_fits(r, p, me)):
+            a = planned_card(r, p, planner, cnt)
+    elif model == PLANNER:
+        if a != DISCARD_ACTION and not (p.match == POINTS and nothing_fits(r, p, r.to_play)):
+            a = planned_card(r, p, their, cnt)
+    elif model == NOISY and below(r, NOISE_SCALE) < noise:
+        a = random_action(r)
     return a
 
 
@@ -90,14 +116,19 @@ def run_rollouts(
     margin: int,
     planner: np.ndarray,
     trace: np.ndarray,
+    models: np.ndarray,
+    their: np.ndarray,
+    noise: int,
 ) -> int:
     """Play every game on from its record: ``first[g]`` by the seat to play (-1: the
     policy's choice), then the rollout policy (the planner at seat ``me`` when ``planner`` is
-    not empty) to the horizon. With a ``trace`` of shape (B, T), ``trace[g]`` receives the
-    actions played (``first`` included), then -1. Returns the number of actions played."""
+    not empty; at another seat s, greedy, or ``models[g, s]`` when ``models`` has rows) to the
+    horizon. With a ``trace`` of shape (B, T), ``trace[g]`` receives the actions played
+    (``first`` included), then -1. Returns the number of actions played."""
     p = params[0]
     sc = scripts_of(script)
     use_plan = planner.shape[0] > 0
+    modelled = models.shape[0] > 0
     cnt = np.zeros(16, dtype=np.int64)
     room = trace.shape[1]
     played = 0
@@ -106,7 +137,8 @@ def run_rollouts(
         a = first[g]
         if a < 0:  # no first action: the policy's, from a position where a seat is to play
             r.legal = legal_bits(r, p)  # (``record_of`` leaves it unset)
-            a = _policy(r, p, me, ranks, margin, planner, use_plan, cnt)
+            m = models[g, r.to_play] if modelled else GREEDY
+            a = _policy(r, p, me, ranks, margin, planner, use_plan, cnt, m, their, noise)
         t = 0
         while True:
             if t < room:
@@ -118,7 +150,8 @@ def run_rollouts(
                 apply_action(r, p, sc, g, a)
             if r.over != 0 or r.error != 0 or r.to_play < 0:  # to_play -1: the round ended
                 break
-            a = _policy(r, p, me, ranks, margin, planner, use_plan, cnt)
+            m = models[g, r.to_play] if modelled else GREEDY
+            a = _policy(r, p, me, ranks, margin, planner, use_plan, cnt, m, their, noise)
         if t < room:
             trace[g, t] = -1
         played += t
@@ -175,19 +208,30 @@ def ranks_array(policy: RankedPolicy) -> np.ndarray:
 
 
 class CompiledRollouts:
-    """Rollouts of one searching seat's decision, many at a time (see the module doc)."""
+    """Rollouts of one searching seat's decision, many at a time (see the module doc).
+    ``their`` (a planner's numbers) and ``noise`` (a share) are how the other seats play
+    when their models (``run``'s ``models``) say ``PLANNER`` or ``NOISY``."""
 
     def __init__(
-        self, rules: Rules, policy: RankedPolicy, planner: Sequence[float] | None, me: int
+        self,
+        rules: Rules,
+        policy: RankedPolicy,
+        planner: Sequence[float] | None,
+        me: int,
+        *,
+        their: Sequence[float] | None = None,
+        noise: float = 0.0,
     ) -> None:
         self.rules = rules
         self.params = params_of(rules, MATCH if rules.match == "single" else ROUND)
         self.ranks = ranks_array(policy)
         self.margin = policy.margin
         self.me = me
-        if planner is not None and len(planner) != len(PLANNER_FIELDS):
-            raise ValueError(f"a planner is {len(PLANNER_FIELDS)} numbers: {PLANNER_FIELDS}")
-        self.planner = np.array(planner if planner is not None else (), dtype=np.float64)
+        self.planner = _planner_array(planner)
+        self.their = _planner_array(their)
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise is a share, from 0 to 1, not {noise}")
+        self.noise = round(noise * NOISE_SCALE)
 
     def games(
         self,
@@ -222,16 +266,39 @@ class CompiledRollouts:
         plan: bool = True,
         script: np.ndarray | None = None,
         trace: np.ndarray = NO_TRACE,
+        models: np.ndarray = NO_MODELS,
     ) -> int:
-        """Play every record on (see ``run_rollouts``); the actions played."""
+        """Play every record on (see ``run_rollouts``); the actions played. ``models``: a
+        row per record, each seat's model (``GREEDY``, ``PLANNER``, ``NOISY``)."""
         firsts = np.asarray(first, dtype=np.int64)
         planner = self.planner if plan else self.planner[:0]
         sc = scripts(len(games)) if script is None else script
+        if len(models) and (models.shape != (len(games), self.rules.players)):
+            raise ValueError(f"models must be a row of {self.rules.players} per record")
+        if len(models) and (models == PLANNER).any() and not len(self.their):
+            raise ValueError("a seat modelled by the planner needs their planner's numbers")
         return int(
             run_rollouts(
-                games, self.params, sc, firsts, self.me, self.ranks, self.margin, planner, trace
+                games,
+                self.params,
+                sc,
+                firsts,
+                self.me,
+                self.ranks,
+                self.margin,
+                planner,
+                trace,
+                np.ascontiguousarray(models, dtype=np.int8),
+                self.their,
+                self.noise,
             )
         )
+
+
+def _planner_array(planner: Sequence[float] | None) -> np.ndarray:
+    if planner is not None and len(planner) != len(PLANNER_FIELDS):
+        raise ValueError(f"a planner is {len(PLANNER_FIELDS)} numbers: {PLANNER_FIELDS}")
+    return np.array(planner if planner is not None else (), dtype=np.float64)
 
 
 # Odd 64-bit multipliers, one per column of an end (``outcomes``), for hashing the ends.

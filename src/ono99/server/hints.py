@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections import OrderedDict
 from typing import Any
 
 from ..session import SessionError
 from ..session.encode import dumps
-from ..session.table import Hint
+from ..session.table import Hint, prepare_hints
 from .pubsub import Subscriber
 
 log = logging.getLogger("ono99.server")
@@ -25,6 +26,12 @@ class Hints:
         self._searches: OrderedDict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = (
             OrderedDict()
         )
+
+    def warm(self) -> None:
+        """One search on a thread of its own, so that the first hint asked for does not wait
+        while the search loads (``session.table.prepare_hints``). A daemon: stopping the
+        server does not wait for it."""
+        threading.Thread(target=_prepare, name="ono99-hints", daemon=True).start()
 
     async def answer(self, code: str, hint: Hint, sub: Subscriber, ref: Any) -> None:
         """Search ``hint`` (once per decision) and send the answer to ``sub`` alone, with the
@@ -45,3 +52,10 @@ class Hints:
             sub.send(dumps({"type": "error", **error.to_json(), "id": ref}))
             return
         sub.send(dumps({**message, "id": ref} if ref is not None else message))
+
+
+def _prepare() -> None:
+    try:
+        prepare_hints()
+    except Exception:
+        log.exception("preparing the hints failed; the first hint will prepare them")

@@ -115,6 +115,7 @@ class Hub:
         someone asks for them: a game nobody is at waits (``_reschedule``)."""
         self._loop = asyncio.get_running_loop()
         self._bots = ThreadPoolExecutor(1, thread_name_prefix="ono99-bots")
+        self.hints.warm()  # the first hint must not wait for the search to load
         await self.cluster.start(self)
         if self.idle > 0:
             self.spawn(self._close_idle())

@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..bots import Bot, ExpertBot, make_opponent, offered_bots
+from ..bots import Bot, make_opponent, offered_bots
+from ..bots.expert import advisor, warm_advisor
 from ..engine import (
     DRAW,
     Action,
@@ -244,7 +245,7 @@ class Hint(NamedTuple):
         """The expert's move and each legal action's estimated chance of winning (the match,
         under tokens or points), searched from the seat's view alone, as the terminal's
         ``hint`` does."""
-        choice, scored = ExpertBot(secrets.randbits(63)).advise(self.view)
+        choice, scored = advisor(secrets.randbits(63)).advise(self.view)
         return {
             "type": "hint",
             "game": self.game,
@@ -253,6 +254,12 @@ class Hint(NamedTuple):
             "choice": None if choice is None else str(choice),
             "actions": [{"action": str(a), "chance": round(p, 3)} for a, p in scored],
         }
+
+
+def prepare_hints() -> None:
+    """Make the first hint as quick as the next (``bots.expert.warm_advisor``): a server
+    calls it on a worker thread when it starts."""
+    warm_advisor()
 
 
 # ------------------------------------------------------------------ the table
