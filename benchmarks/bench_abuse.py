@@ -64,7 +64,7 @@ def source(i: int) -> str:
 
 
 class Server:
-    def __init__(self, folder: Path, extra: list[str]) -> None:
+    def __init__(self, folder: Path, extra: list[str], cores: set[int] | None = None) -> None:
         self.log = open(folder / "server.log", "w+")  # noqa: SIM115 - kept open while it runs
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ono99", "serve", "--host", "127.0.0.1", "--port", "0"]
@@ -73,6 +73,7 @@ class Server:
             stderr=self.log,
             text=True,
             cwd=ROOT,
+            preexec_fn=None if cores is None else lambda: os.sched_setaffinity(0, cores),
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -287,6 +288,7 @@ def flood_process(
         os.nice(19)
     ws_url = url.replace("http://", "ws://")
     port = int(url.rsplit(":", 1)[1])
+    first = args.get("first", 0)  # each run's table floods from addresses of their own
 
     async def main() -> dict[str, int]:
         tally: Counter[str] = Counter()
@@ -295,12 +297,12 @@ def flood_process(
         if name == "tables_many":
             await asyncio.gather(
                 *(
-                    tables_from(source(i), url, ws_url, stop, tally)
+                    tables_from(source(first + i), url, ws_url, stop, tally)
                     for i in range(args["addresses"])
                 )
             )
         elif name == "tables_one":
-            await tables_from(source(999), url, ws_url, stop, tally, width=20)
+            await tables_from(source(first + 999), url, ws_url, stop, tally, width=20)
         elif name == "spectators":
             await spectators(ws_url, code, args["spectators"], stop, tally)
         else:
@@ -341,9 +343,84 @@ async def phase(
     return lat, outcomes
 
 
+async def measure(
+    server: Server,
+    tables: list[RealTable],
+    args: argparse.Namespace,
+    options: dict[str, Any],
+    cold_rss: float,
+) -> list[dict[str, Any]]:
+    """Idle, then each flood with its settling time: a row per phase."""
+    rows: list[dict[str, Any]] = []
+    idle, _ = await phase(tables, args.flood)
+    idle_rss = server.rss_mb()
+    p50, p99 = quantiles(idle)
+    rows.append(
+        {
+            "phase": "idle",
+            "moves": len(idle),
+            "p50_ms": p50,
+            "p99_ms": p99,
+            "rss_mb": idle_rss,
+        }
+    )
+    print(
+        f"idle: {len(idle)} moves at {args.tables} tables, p50 {p50:.1f} ms, p99 "
+        f"{p99:.1f} ms, RSS {idle_rss:.0f} MB (at start {cold_rss:.0f} MB"
+        f"{', then warmed up' if args.warm_up else ''})",
+        flush=True,
+    )
+    for name in args.only or FLOODS:
+        cpu0 = server.cpu_seconds()
+        lat, tally = await phase(tables, args.flood, (name, options))
+        cpu = server.cpu_seconds() - cpu0
+        during = server.rss_mb()
+        await asyncio.sleep(args.settle)
+        after = server.rss_mb()
+        cpu_idle = (server.cpu_seconds() - cpu0 - cpu) / args.settle
+        p50, p99 = quantiles(lat)
+        row = {
+            "phase": name,
+            "moves": len(lat),
+            "p50_ms": p50,
+            "p99_ms": p99,
+            "p99_vs_idle": p99 / rows[0]["p99_ms"],
+            "rss_mb": during,
+            "rss_after_mb": after,
+            "rss_after_vs_idle": after / idle_rss,
+            "server_cpu_cores_flood": cpu / args.flood,
+            "server_cpu_cores_after": cpu_idle,
+            "outcomes": tally,
+        }
+        rows.append(row)
+        print(
+            f"{name}: {len(lat)} moves, p50 {p50:.1f} ms, p99 {p99:.1f} ms "
+            f"({row['p99_vs_idle']:.2f}× idle); RSS {during:.0f} MB, {after:.0f} MB "
+            f"{args.settle:.0f} s after ({row['rss_after_vs_idle']:.2f}× idle); server CPU "
+            f"{row['server_cpu_cores_flood']:.2f} cores during, "
+            f"{cpu_idle:.2f} after; {tally}",
+            flush=True,
+        )
+    return rows
+
+
+def medians(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each phase's median over the runs (p50, p99, RSS), its ratios to the median idle."""
+    rows = []
+    for phase_rows in zip(*runs, strict=True):
+        row: dict[str, Any] = {"phase": phase_rows[0]["phase"]}
+        for key in ("p50_ms", "p99_ms", "rss_mb", "rss_after_mb"):
+            row[key] = statistics.median(r.get(key, r["rss_mb"]) for r in phase_rows)
+        rows.append(row)
+    for row in rows:
+        row["p99_vs_idle"] = row["p99_ms"] / rows[0]["p99_ms"]
+        row["rss_after_vs_idle"] = row["rss_after_mb"] / rows[0]["rss_mb"]
+    return rows
+
+
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp), args.server_args)
+        server = Server(Path(tmp), args.server_args, {0} if args.pin else None)
         try:
             cold_rss = server.rss_mb()
             tables = [RealTable(server) for _ in range(args.tables)]
@@ -363,56 +440,24 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 for name in args.only or FLOODS:
                     await phase(tables, 2, (name, small))
                 await asyncio.sleep(5)
-            rows: list[dict[str, Any]] = []
-            idle, _ = await phase(tables, args.flood)
-            idle_rss = server.rss_mb()
-            p50, p99 = quantiles(idle)
-            rows.append(
-                {
-                    "phase": "idle",
-                    "moves": len(idle),
-                    "p50_ms": p50,
-                    "p99_ms": p99,
-                    "rss_mb": idle_rss,
-                }
-            )
-            print(
-                f"idle: {len(idle)} moves at {args.tables} tables, p50 {p50:.1f} ms, p99 "
-                f"{p99:.1f} ms, RSS {idle_rss:.0f} MB (at start {cold_rss:.0f} MB"
-                f"{', then warmed up' if args.warm_up else ''})",
-                flush=True,
-            )
-            for name in args.only or FLOODS:
-                cpu0 = server.cpu_seconds()
-                lat, tally = await phase(tables, args.flood, (name, options))
-                cpu = server.cpu_seconds() - cpu0
-                during = server.rss_mb()
-                await asyncio.sleep(args.settle)
-                after = server.rss_mb()
-                cpu_idle = (server.cpu_seconds() - cpu0 - cpu) / args.settle
-                p50, p99 = quantiles(lat)
-                row = {
-                    "phase": name,
-                    "moves": len(lat),
-                    "p50_ms": p50,
-                    "p99_ms": p99,
-                    "p99_vs_idle": p99 / rows[0]["p99_ms"],
-                    "rss_mb": during,
-                    "rss_after_mb": after,
-                    "rss_after_vs_idle": after / idle_rss,
-                    "server_cpu_cores_flood": cpu / args.flood,
-                    "server_cpu_cores_after": cpu_idle,
-                    "outcomes": tally,
-                }
-                rows.append(row)
-                print(
-                    f"{name}: {len(lat)} moves, p50 {p50:.1f} ms, p99 {p99:.1f} ms "
-                    f"({row['p99_vs_idle']:.2f}× idle); RSS {during:.0f} MB, {after:.0f} MB "
-                    f"{args.settle:.0f} s after ({row['rss_after_vs_idle']:.2f}× idle); server CPU "
-                    f"{row['server_cpu_cores_flood']:.2f} cores during, "
-                    f"{cpu_idle:.2f} after; {tally}",
-                    flush=True,
-                )
+            runs: list[list[dict[str, Any]]] = []
+            for repeat in range(args.repeats):
+                if args.repeats > 1:
+                    print(f"-- run {repeat + 1} of {args.repeats}", flush=True)
+                # New addresses for each run's table floods: the tables an address left
+                # unfinished in the run before would have it refused from the start.
+                fresh = {**options, "first": 1000 * repeat}
+                runs.append(await measure(server, tables, args, fresh, cold_rss))
+            rows = runs[0] if len(runs) == 1 else medians(runs)
+            if len(runs) > 1:
+                print(f"-- the median of {len(runs)} runs, phase by phase:", flush=True)
+                for row in rows:
+                    print(
+                        f"{row['phase']}: p50 {row['p50_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms"
+                        f" ({row['p99_vs_idle']:.2f}× idle); RSS after "
+                        f"{row['rss_after_mb']:.0f} MB ({row['rss_after_vs_idle']:.2f}× idle)",
+                        flush=True,
+                    )
             stop_table.set()
             await playing
             return {
@@ -422,7 +467,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 "warmed_up": args.warm_up,
                 "flood_s": args.flood,
                 "settle_s": args.settle,
+                "pinned": args.pin,
                 "rows": rows,
+                "runs": runs,
             }
         finally:
             server.stop()
@@ -458,10 +505,23 @@ def main() -> None:
     parser.add_argument(
         "--only", action="append", choices=FLOODS, help="only this flood (repeatable)"
     )
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="measure idle and every flood this many times"
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server on core 0, the clients and floods on the others (remote senders)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("server_args", nargs="*", help="after --: more `ono99 serve` options")
     args = parser.parse_args()
     args.load = os.getloadavg()
+    if args.pin:  # this process, its real tables' clients and the floods it forks
+        others = set(range(1, os.cpu_count() or 1))
+        if not others:
+            parser.error("--pin needs two cores or more")
+        os.sched_setaffinity(0, others)
     print(
         "bench_abuse: load average at start "
         f"{args.load[0]:.2f} {args.load[1]:.2f} {args.load[2]:.2f}; "
