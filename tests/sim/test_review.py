@@ -13,7 +13,7 @@ from tests.hidden import differs, hide
 from tests.tiers import slow
 
 from ono99.bots.determinize import Determinizer
-from ono99.bots.expert import ExpertBot
+from ono99.bots.expert import ExpertBot, compiled_available
 from ono99.engine import DRAW, PLAY, Action, View, load_record, replay_states, view
 from ono99.sim.review import (
     BLUNDER,
@@ -22,7 +22,6 @@ from ono99.sim.review import (
     Decision,
     decisions_of,
     fair_chances,
-    numba_available,
     review_game,
 )
 
@@ -112,7 +111,7 @@ def test_the_fair_lens_sees_the_view_only(monkeypatch: pytest.MonkeyPatch) -> No
             True,
             marks=[
                 slow,
-                pytest.mark.skipif(not numba_available(), reason="numba is not installed"),
+                pytest.mark.skipif(not compiled_available(), reason="numba is not installed"),
             ],
         ),
     ],
@@ -182,7 +181,7 @@ def test_bad_lens_or_seat_is_refused() -> None:
 
 
 @slow
-@pytest.mark.skipif(not numba_available(), reason="the fast extra (numba) is not installed")
+@pytest.mark.skipif(not compiled_available(), reason="the fast extra (numba) is not installed")
 def test_the_compiled_search_reviews_the_same_way() -> None:
     rec = record("2022-single-2p-midgame")
     one = review_game(rec, 0, seed=4, worlds=SMALL, compiled=True)

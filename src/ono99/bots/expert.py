@@ -76,6 +76,7 @@ decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` 
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import random
 import time
@@ -129,9 +130,17 @@ def prior_bot(prior: str, weights: str | None = None) -> Bot:
 ADVISOR = {"compiled": True, "tuned": True, "budget": "adaptive", "opponents": "mixture"}
 
 
+@functools.cache
 def compiled_available() -> bool:
-    """Whether the compiled search can run here (Numba, the ``fast`` extra, is installed)."""
-    return importlib.util.find_spec("numba") is not None
+    """Whether the compiled search can run here: the ``fast`` extra, and a Numba that loads
+    (one built for another NumPy is there but fails on import, and then Python searches)."""
+    if importlib.util.find_spec("numba") is None:
+        return False
+    try:
+        from . import compiled_search  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def advisor(seed: int | None = None) -> ExpertBot:

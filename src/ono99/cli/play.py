@@ -35,7 +35,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..bots import Agent, Bot, UnknownBotError, make_opponent
-from ..bots.expert import advisor
+from ..bots.expert import ExpertBot, advisor
 from ..engine import (
     DRAW,
     Action,
@@ -124,8 +124,10 @@ class TerminalGame:
         # (--no-wait), "none" goes on (a script: nobody to wait for).
         self.between_rounds = between_rounds
         self.hints = hints  # show the expert's hint at every turn
-        # The advisor searches from the person's view only, like any bot.
-        self.advisor = advisor(seed)
+        # The advisor searches from the person's view only, like any bot; made at the first
+        # hint (with Numba it loads the compiled search: nothing to pay for without hints).
+        self.advisor_seed = seed
+        self.advisor: ExpertBot | None = None
 
     # ------------------------------------------------------------ running
 
@@ -287,6 +289,8 @@ class TerminalGame:
         suggestion is the move the expert would make: the heuristic's choice unless the search
         finds a clearly better one, so a move within the noise may show a point or two more."""
         v = view(self.state, self.human)
+        if self.advisor is None:
+            self.advisor = advisor(self.advisor_seed)
         choice, scored = self.advisor.advise(v)
         if choice is not None:
             self.screen.hint(v, choice, scored)

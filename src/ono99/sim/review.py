@@ -35,13 +35,11 @@ most ``DEFAULT_MAX_ROLLOUTS`` rollouts). docs/review.md gives the time of a whol
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.expert import ExpertBot, candidates
+from ..bots.expert import ExpertBot, candidates, compiled_available
 from ..bots.oracle import OracleBot
 from ..engine import Action, Record, State, legal_actions, replay_states, view
 from .seeding import derived_seed
@@ -55,19 +53,6 @@ DEFAULT_WORLDS = 200  # worlds per decision in the fair lens (the expert's own b
 DEFAULT_MAX_ROLLOUTS = 800  # cap on worlds × actions per decision (the expert's own)
 KNOWN_WORLDS = 16  # with every hand known only the reshuffles to come vary (the oracle's own)
 CALLED_OUT = 3  # the largest mistakes a review calls out
-
-
-@functools.cache
-def numba_available() -> bool:
-    """Whether the compiled rollouts can run here (the ``fast`` extra, and a Numba that loads:
-    one built for another NumPy is there but fails on import, and then Python plays)."""
-    if importlib.util.find_spec("numba") is None:
-        return False
-    try:
-        from ..bots import compiled_search  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -218,7 +203,7 @@ def review_game(
         raise ValueError(f"lens must be one of {', '.join(LENSES)}, not {lens!r}")
     if not 0 <= seat < record.rules.players:
         raise ValueError(f"seat must be 0 to {record.rules.players - 1}, not {seat}")
-    use_numba = numba_available() if compiled is None else compiled
+    use_numba = compiled_available() if compiled is None else compiled
     found = list(decisions_of(record, seat))
     decisions = []
     for done, (move, state, played) in enumerate(found, 1):
