@@ -165,6 +165,21 @@ DEFAULT = defaults()  # every option's default: the server's own (server/config.
     type=click.IntRange(0),
     help="Connections and requests at once per process; 503 past it (0: no limit).",
 )
+@click.option(
+    "--accept-rate",
+    default=DEFAULT["accept_rate"],
+    show_default=True,
+    type=click.FloatRange(0),
+    help="New connections taken a second per process; more wait in the kernel's queue "
+    "(0: no pace).",
+)
+@click.option(
+    "--accept-burst",
+    default=DEFAULT["accept_burst"],
+    show_default=True,
+    type=click.IntRange(1),
+    help="New connections taken at once before --accept-rate paces them.",
+)
 def serve_command(
     host: str,
     port: int,

@@ -52,6 +52,10 @@ class ServerConfig:
     max_open_tables: int = 5  # unfinished tables one client address may have created
     header_timeout: float = 10.0  # seconds to send a request's headers (and its body)
     max_concurrency: int = 4000  # connections and requests at once (per process): 503 past it
+    # New connections taken a second, and at once (per process; 0: as they come): a crowd
+    # waits in the kernel's queue instead of stalling the tables (server/accepting.py).
+    accept_rate: float = 400.0
+    accept_burst: int = 10
 
     @property
     def postgres(self) -> bool:

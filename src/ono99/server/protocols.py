@@ -64,6 +64,14 @@ class HeaderDeadline(HttpToolsProtocol):
         self._disarm()
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        # The websocket protocol has the connection now; this one is done with it. Without
+        # this, it and its parser (which holds its methods) are a reference cycle holding the
+        # transport and the socket until a full collection, and a crowd of websockets fills
+        # the collections that stall every table (issue 26).
+        self.parser = None  # type: ignore[assignment]
+
     def _arm(self) -> None:
         self._disarm()
         self._head = 0
