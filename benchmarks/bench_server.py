@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from gc_scrape import full_collections
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +112,7 @@ class Server:
                 "3600",
                 "--bot-delay",
                 str(bot_delay),
+                "--metrics",
             ],
             stdout=subprocess.PIPE,
             stderr=self.log,
@@ -382,6 +385,7 @@ def run_tables(procs: list[Server], tables: int, args: argparse.Namespace) -> di
     print(f"measuring from {warmup_end:.3f} to {stop_at:.3f} (perf_counter)", file=sys.stderr)
     time.sleep(max(0.0, warmup_end - time.perf_counter()))
     pids = [p.proc.pid for p in procs]
+    collected = [full_collections(p.url) for p in procs]
     services = ("postgres", "redis-server")
     before = (
         sum(cpu_of(pid) for pid in pids),
@@ -398,6 +402,10 @@ def run_tables(procs: list[Server], tables: int, args: argparse.Namespace) -> di
         machine_cpu(),
         time.perf_counter(),
     )
+    window: Counter[str] = Counter()  # the full collections in the window, every process
+    for seen, p in zip(collected, procs, strict=True):
+        window.update(full_collections(p.url))
+        window.subtract(seen)
     elapsed = after[4] - before[4]
     server_cpu, pg_cpu, redis_cpu, busy = (
         (a - b) / elapsed for a, b in zip(after[:4], before[:4], strict=True)
@@ -439,6 +447,11 @@ def run_tables(procs: list[Server], tables: int, args: argparse.Namespace) -> di
         "server_ms_per_move": 1000 * server_cpu / moves_per_s,
         "client_ms_per_move": 1000 * client_cpu / moves_per_s,
         "services_ms_per_move": 1000 * (pg_cpu + redis_cpu) / moves_per_s,
+        # Full garbage collections in the window, over all the server processes: each
+        # stopped every table on its process.
+        "full_collections": window["count"],
+        "full_collections_over_25ms": window["long"],
+        "full_collection_ms_mean": 1000 * window["seconds"] / max(1, window["count"]),
     }
 
 
@@ -591,23 +604,29 @@ def main() -> None:
     print(
         "CPU in cores (CPU seconds per second measured; 2 cores = 200%) of the server processes, "
         "the load generator's processes, PostgreSQL's, Redis's, and everything else on the "
-        "machine; ms: CPU milliseconds per move (servers | clients | PostgreSQL + Redis)"
+        "machine; ms: CPU milliseconds per move (servers | clients | PostgreSQL + Redis); gc: "
+        "the servers' full garbage collections in the window (over 25 ms / all, mean ms)"
     )
     print(
         f"{'procs':>5} {'store':>8} {'tables':>6} {'moves/s':>8} {'p50 ms':>7} {'p90 ms':>7} "
         f"{'p99 ms':>7} {'max ms':>7} {'server':>6} {'client':>6} {'pg':>5} {'redis':>5} "
-        f"{'other':>5} {'ms/move s|c|db':>16} {'err':>4} {'load':>11}"
+        f"{'other':>5} {'ms/move s|c|db':>16} {'gc':>10} {'err':>4} {'load':>11}"
     )
     for r in results:
         per_move = (
             f"{r['server_ms_per_move']:.2f}|{r['client_ms_per_move']:.2f}|"
             f"{r['services_ms_per_move']:.2f}"
         )
+        gcs = (
+            f"{r['full_collections_over_25ms']:.0f}/{r['full_collections']:.0f} "
+            f"{r['full_collection_ms_mean']:.0f}"
+        )
         print(
             f"{r['processes']:>5} {r['store']:>8} {r['tables']:>6} {r['moves_per_s']:>8.0f} "
             f"{r['p50_ms']:>7.1f} {r['p90_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['max_ms']:>7.1f} "
             f"{r['server_cpu']:>6.0%} {r['client_cpu']:>6.0%} {r['postgres_cpu']:>5.0%} "
-            f"{r['redis_cpu']:>5.0%} {r['other_cpu']:>5.0%} {per_move:>16} {r['errors']:>4} "
+            f"{r['redis_cpu']:>5.0%} {r['other_cpu']:>5.0%} {per_move:>16} {gcs:>10} "
+            f"{r['errors']:>4} "
             f"{r['load']:>5.2f}→{r['load_after']:<5.2f}"
         )
 

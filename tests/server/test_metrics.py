@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import gc
 import os
 import re
 import signal
@@ -101,6 +102,23 @@ def test_metrics_count_what_happens_at_a_table(tmp_path: Path) -> None:
             await player.close()
 
         run(main())
+
+
+def test_metrics_time_the_garbage_collections(tmp_path: Path) -> None:
+    """A full collection stops every table on the process: its length is measured, by
+    generation, while the server runs, and nothing of it is left behind when it stops."""
+    before = list(gc.callbacks)
+    with running_server(tmp_path / "ono99.db", metrics=True) as server:
+        gc.collect()  # the server runs on a thread of this process: its collector is ours
+        gc.collect(0)
+        seen = scrape(server.url)
+        assert value(seen, "ono99_gc_pause_seconds_count", generation="2") >= 1
+        assert value(seen, "ono99_gc_pause_seconds_count", generation="0") >= 1
+        assert value(seen, "ono99_gc_pause_seconds_sum", generation="2") > 0
+        assert len(gc.callbacks) == len(before) + 1
+    assert gc.callbacks == before
+    with running_server(tmp_path / "off.db"):
+        assert gc.callbacks == before  # not measured unless the metrics are on
 
 
 # ------------------------------------------------------------------ many processes

@@ -1,7 +1,7 @@
 """How a server takes connections (server/accepting.py, issue 26): a crowd at the pace set and
 no faster, the connections already in served at once meanwhile; a websocket's upgrade leaves
 no reference cycle behind (a crowd of them filled the full collections that stalled every
-table)."""
+table); and the second freeze, once the hints' search has loaded."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from ono99.server.protocols import HeaderDeadline
+from ono99.server.runner import _freeze_when
 from server_support import running_server
 
 REQUEST = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
@@ -116,3 +117,20 @@ def test_an_upgraded_connection_leaves_no_reference_cycle(tmp_path: Path) -> Non
             gc.set_debug(0)
             gc.garbage.clear()
     assert left == []
+
+
+def test_a_server_freezes_again_once_the_hints_search_has_loaded() -> None:
+    """What the hints' search loads (Numba, LLVM) is moved out of the collector's sight once
+    it is there, and not before."""
+    loaded = threading.Event()
+    before = gc.get_freeze_count()
+    try:
+        asyncio.run(_freeze_when(loaded, most=0.6))
+        assert gc.get_freeze_count() == before  # not loaded: nothing frozen
+        kept = [object() for _ in range(10)] + [[] for _ in range(1000)]
+        loaded.set()
+        asyncio.run(_freeze_when(loaded))
+        assert gc.get_freeze_count() >= before + 1000
+        assert kept
+    finally:
+        gc.unfreeze()

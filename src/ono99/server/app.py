@@ -96,9 +96,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         refresh = None
         if config.metrics and measured.shared:
             refresh = asyncio.create_task(measured.keep_fresh())
+        if config.metrics:
+            measured.watch_collections()
         try:
             yield
         finally:
+            measured.unwatch_collections()
             if refresh is not None:
                 refresh.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -26,12 +26,15 @@ class Hints:
         self._searches: OrderedDict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = (
             OrderedDict()
         )
+        self.prepared = threading.Event()  # the search has loaded (or failed to)
 
     def warm(self) -> None:
         """One search on a thread of its own, so that the first hint asked for does not wait
         while the search loads (``session.table.prepare_hints``). A daemon: stopping the
         server does not wait for it."""
-        threading.Thread(target=_prepare, name="ono99-hints", daemon=True).start()
+        threading.Thread(
+            target=_prepare, args=(self.prepared,), name="ono99-hints", daemon=True
+        ).start()
 
     async def answer(self, code: str, hint: Hint, sub: Subscriber, ref: Any) -> None:
         """Search ``hint`` (once per decision) and send the answer to ``sub`` alone, with the
@@ -54,8 +57,10 @@ class Hints:
         sub.send(dumps({**message, "id": ref} if ref is not None else message))
 
 
-def _prepare() -> None:
+def _prepare(done: threading.Event) -> None:
     try:
         prepare_hints()
     except Exception:
         log.exception("preparing the hints failed; the first hint will prepare them")
+    finally:
+        done.set()

@@ -18,7 +18,9 @@ only one of them.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import time
 from typing import Any
 
 from prometheus_client import (
@@ -42,6 +44,8 @@ MULTIPROCESS = "PROMETHEUS_MULTIPROC_DIR"
 PHASES = (LOBBY, PLAYING, OVER)
 # From a millisecond (a move on SQLite) to seconds (a database or bus in trouble).
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+# A young collection takes well under a millisecond; a full one of a busy server, tens.
+PAUSE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25)
 
 
 class Metrics:
@@ -91,11 +95,35 @@ class Metrics:
             registry=own,
             multiprocess_mode="livemin",
         )
+        self.gc_pauses = Histogram(
+            "ono99_gc_pause_seconds",
+            "Seconds the process stood still for a garbage collection, by generation (2: full).",
+            ["generation"],
+            registry=own,
+            buckets=PAUSE_BUCKETS,
+        )
         self.hub: Hub | None = None
+        self._collecting = 0.0
 
     def watch(self, hub: Hub) -> None:
         self.hub = hub
         self.refresh()
+
+    def collection(self, phase: str, info: dict[str, int]) -> None:
+        """A ``gc.callbacks`` entry (``watch_collections``): every table on the process waits
+        while a collection runs, so its length is a latency everyone pays."""
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        else:
+            pause = time.perf_counter() - self._collecting
+            self.gc_pauses.labels(str(info["generation"])).observe(pause)
+
+    def watch_collections(self) -> None:
+        gc.callbacks.append(self.collection)
+
+    def unwatch_collections(self) -> None:
+        if self.collection in gc.callbacks:
+            gc.callbacks.remove(self.collection)
 
     def connected(self, seat: int | None, delta: int) -> None:
         self.connections.labels("spectator" if seat is None else "player").inc(delta)

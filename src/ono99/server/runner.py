@@ -4,6 +4,7 @@ thread of the calling process (tests, embedding)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import socket
 import threading
@@ -11,6 +12,7 @@ import time
 from collections.abc import Callable
 
 import uvicorn
+from starlette.applications import Starlette
 
 from .accepting import PacedServer
 from .app import create_app
@@ -30,10 +32,10 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def make_server(config: ServerConfig) -> uvicorn.Server:
+def make_server(config: ServerConfig, app: Starlette | None = None) -> uvicorn.Server:
     return PacedServer(
         uvicorn.Config(
-            create_app(config),
+            create_app(config) if app is None else app,
             log_level="warning",
             log_config=log_config(config.log_format),
             access_log=False,  # addresses hold table codes; keep them out of logs
@@ -75,8 +77,10 @@ def serve_on(
 ) -> None:
     """Serve on a socket that already listens (perhaps shared with other processes)."""
     url = address(sock)
-    server = make_server(config)
+    app = create_app(config)
+    server = make_server(config, app)
     original = server.startup
+    tasks: set[asyncio.Task[None]] = set()
 
     async def startup(sockets: list[socket.socket] | None = None) -> None:
         await original(sockets=sockets)
@@ -87,11 +91,26 @@ def serve_on(
         # advice for a long-lived server; only in a process of its own (not a test's thread).
         gc.collect()
         gc.freeze()
-        if server.started and on_ready is not None:
-            on_ready(url)
+        if server.started:
+            hints = app.state.hub.hints
+            tasks.add(asyncio.get_running_loop().create_task(_freeze_when(hints.prepared)))
+            if on_ready is not None:
+                on_ready(url)
 
     server.startup = startup  # type: ignore[method-assign]
     server.run(sockets=[sock])
+
+
+async def _freeze_when(ready: threading.Event, most: float = 600.0) -> None:
+    """Freeze again once the hints' search has loaded (on a thread of its own: Numba and
+    LLVM, about 50,000 objects more). Left in the collector's sight, every full collection
+    walked them: 50-70 ms with every table stopped, where it takes a few without them."""
+    end = time.monotonic() + most
+    while not ready.is_set() and time.monotonic() < end:
+        await asyncio.sleep(0.5)
+    if ready.is_set():
+        gc.collect()
+        gc.freeze()
 
 
 class BackgroundServer:
