@@ -55,7 +55,10 @@ def keys(value: Any) -> set[str]:
 
 
 async def play_randomly(client: Client, rng: random.Random) -> None:
-    """Act at random whenever there is something to do, until the game is over."""
+    """Act at random whenever there is something to do, until the game is over. At its first
+    turn a seat asks for a hint and waits for it: at least one answer is checked however slow
+    the search is to load (a cold Numba cache on a loaded machine: tens of seconds)."""
+    asked = False
     while True:
         view_ = client.view
         if view_ is not None and view_["over"]:
@@ -65,7 +68,11 @@ async def play_randomly(client: Client, rng: random.Random) -> None:
             if mine:
                 if rng.random() < 0.1:  # a reaction now and then: it must carry nothing either
                     await client.send({"type": "react", "reaction": "👍"})
-                if rng.random() < 0.15 and view_["to_play"] == view_["seat"]:  # checked too
+                if view_["to_play"] == view_["seat"] and not asked:
+                    asked = True
+                    await client.send({"type": "hint", "id": "first"})
+                    await client.expect("hint", lambda m: m.get("id") == "first", timeout=240)
+                elif rng.random() < 0.15 and view_["to_play"] == view_["seat"]:  # checked too
                     await client.send({"type": "hint"})
                 action = rng.choice(view_["legal"])
                 await client.send({"type": "act", "action": action, "moves": client.moves})
@@ -129,7 +136,7 @@ def test_every_message_is_exactly_what_its_connection_may_see(
                 while spectator.view is None or not spectator.view["over"]:
                     await spectator.receive()
 
-            await asyncio.wait_for(asyncio.gather(*players, watch()), 120)
+            await asyncio.wait_for(asyncio.gather(*players, watch()), 360)
             for c in clients.values():
                 await c.drain()
                 await c.close()
