@@ -78,7 +78,7 @@ async def play_randomly(client: Client, rng: random.Random) -> None:
                 await client.send({"type": "act", "action": action, "moves": client.moves})
         paused = False
         while True:  # wait for the next state of the game (or the end of a pause)
-            message = await client.receive()
+            message = await client.receive(timeout=240)  # another seat may be at its first hint
             if message.get("view") is not None:
                 break
             if message["type"] == "table" and message["pause"] is not None:
