@@ -134,7 +134,7 @@ def test_every_message_is_exactly_what_its_connection_may_see(
             async def watch() -> None:
                 spectator = clients[None]
                 while spectator.view is None or not spectator.view["over"]:
-                    await spectator.receive()
+                    await spectator.receive(timeout=240)  # as long as a seat at its first hint
 
             await asyncio.wait_for(asyncio.gather(*players, watch()), 360)
             for c in clients.values():
