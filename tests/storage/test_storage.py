@@ -187,6 +187,42 @@ def test_sqlite_files_of_the_first_schema_are_migrated(tmp_path: Path) -> None:
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
 
 
+@pytest.mark.parametrize("background", [False, True])
+def test_a_server_s_sqlite_log_is_copied_to_the_database_on_a_thread_of_its_own(
+    tmp_path: Path, background: bool
+) -> None:
+    """A checkpoint syncs the disk: a server's commits (on its event loop) never run one;
+    a thread does. Seen in the log's header, whose checkpoint sequence number counts the
+    times the log was copied whole and started again: without the thread (and commits not
+    checkpointing) it never is."""
+    path = tmp_path / "ono99.db"
+    store = SqliteStore(path)
+    if background:
+        store.checkpoint_in_background(every=0.02)
+    else:
+        store._db.execute("PRAGMA wal_autocheckpoint=0")  # the thread's absence
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    pages = 3000  # three times the 1,000 pages at which a commit would checkpoint by itself
+    for i in range(pages):
+        with store.transaction():
+            store.create_table(f"t{i}", "x" * 4000, "h")  # a page of its own, at least
+        if i % 50 == 0:
+            time.sleep(0.01)  # a server's commits have gaps between them
+    if background:
+        assert store._checkpointer is not None
+        passes = store._checkpointer.passes
+        deadline = time.monotonic() + 30
+        while store._checkpointer.passes < passes + 2 and time.monotonic() < deadline:
+            time.sleep(0.01)  # a whole pass after the last write: the log is copied whole
+    with store.transaction():
+        store.create_table("last", "{}", "h")  # starts the log again if it was copied whole
+    restarts = int.from_bytes(Path(f"{path}-wal").read_bytes()[12:16], "big")
+    assert (restarts > 0) is background
+    store.close()
+    assert not Path(f"{path}-wal").exists()  # closed: everything is in the database
+    assert SqliteStore(path).count_tables() == pages + 1
+
+
 def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
     need_postgres()
     schema = fresh_schema()

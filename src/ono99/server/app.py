@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..session import Settings
-from ..storage import Store, open_store
+from ..storage import SqliteStore, Store, open_store
 from . import http, i18n, metrics
 from .bus import open_bus
 from .config import ServerConfig
@@ -71,7 +71,8 @@ async def health(request: Request) -> Response:
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
     measured = metrics.Metrics()
-    store = cast(Store, metrics.CountedStore(open_store(config.db), measured))
+    stored = open_store(config.db)
+    store = cast(Store, metrics.CountedStore(stored, measured))
     settings = Settings(
         bot_delay=config.bot_delay,
         grace=config.grace,
@@ -93,6 +94,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        if isinstance(stored, SqliteStore):
+            stored.checkpoint_in_background()  # its disk syncs off the event loop
         refresh = None
         if config.metrics and measured.shared:
             refresh = asyncio.create_task(measured.keep_fresh())
