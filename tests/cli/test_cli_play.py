@@ -8,6 +8,7 @@ enough for a whole match, and a ``timeout`` makes a hang a failure instead of a 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import itertools
@@ -366,10 +367,17 @@ def test_ctrl_c_saves_the_game_and_resume_goes_on_with_it(tmp_path: Path) -> Non
         seen = ""
         while seen.count("Your move") < 2:  # played a card; now waiting for the next
             seen += proc.stdout.read(1)
-        proc.send_signal(signal.SIGINT)
         # Wait for the interrupt to be taken before closing stdin (``communicate`` closes it
-        # at once): on a loaded machine the end of input could otherwise come first.
-        proc.wait(timeout=60)
+        # at once): on a loaded machine the end of input could otherwise come first. Once in
+        # the full suite (apt installing beside it) the process was still at its prompt a
+        # minute later, never interrupted (not reproduced alone, nor with two busy cores; a
+        # KeyboardInterrupt raised in a finalizer is reported and dropped, one way a press can
+        # be lost). A person presses Ctrl-C again; so does the test.
+        for _ in range(3):
+            proc.send_signal(signal.SIGINT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=20)
+                break
         out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130
     (path,) = (tmp_path / "records").glob("*.json")
