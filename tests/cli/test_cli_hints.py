@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -17,7 +18,9 @@ from hidden import hide
 from ono99.bots import make_bot
 from ono99.cli.main import main
 from ono99.cli.play import TerminalGame
+from ono99.cli.play_screen import Screen
 from ono99.engine import make_rules, to_act, view
+from ono99.i18n import translator
 from test_cli_play import check_transcript, run_cli, script
 
 HINT_HEAD = re.compile(r"^  Hint \(expert\): estimated chance to win( the match)?$", re.M)
@@ -128,3 +131,27 @@ def test_the_hint_depends_only_on_the_persons_view() -> None:
         assert "Hint (expert)" in text
         shown.append(text)
     assert shown[0] == shown[1]
+
+
+def test_a_person_waiting_for_a_hint_is_told_so_and_why_it_is_slow() -> None:
+    """The first hint after installing compiles the expert's search (half a minute on a cold
+    Numba cache): at a terminal a spinner says a hint is being worked out, and after a few
+    seconds why it takes long; in a script or a log nothing is added."""
+    rules = make_rules("2022", players=2)
+
+    def shown(interactive: bool, lang: str = "en") -> str:
+        out = io.StringIO()
+        console = Console(
+            file=out, force_terminal=interactive, force_interactive=interactive, width=100
+        )
+        screen = Screen(console, rules, 0, ["You", "Ana"], [None, "greedy"], translator(lang))
+        with screen.working(slow_after=0.2):
+            time.sleep(1.0)  # the search, compiling
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", out.getvalue())
+
+    seen = shown(True)
+    assert "Working out a hint…" in seen
+    assert "Still working: the first hint after installing takes up to a minute." in seen
+    assert seen.index("Working out") < seen.index("Still working")
+    assert "μετά την εγκατάσταση" in shown(True, "el")
+    assert shown(False) == ""

@@ -291,7 +291,8 @@ class TerminalGame:
         v = view(self.state, self.human)
         if self.advisor is None:
             self.advisor = advisor(self.advisor_seed)
-        choice, scored = self.advisor.advise(v)
+        with self.screen.working():
+            choice, scored = self.advisor.advise(v)
         if choice is not None:
             self.screen.hint(v, choice, scored)
 

@@ -8,7 +8,9 @@ card is the second of two owed is ``View.second_card`` (P1), and a forced bust i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from rich.cells import cell_len
 from rich.console import Console, Group
@@ -291,6 +293,26 @@ class Screen:
             else:
                 parts.append(self.tr("term.move.draw"))
         return Text.assemble("  " + self.tr("term.moves") + " ", *parts)
+
+    @contextmanager
+    def working(self, slow_after: float = 3.0) -> Iterator[None]:
+        """While a hint is worked out: a spinner on a person's terminal (nothing in a script or
+        a log), which says after ``slow_after`` seconds why it takes long. A hint takes a few
+        milliseconds, but the first after installing compiles the expert's search (Numba): half
+        a minute or more of a prompt that seemed to hang."""
+        if not self.console.is_interactive:
+            yield
+            return
+        tr = self.tr
+        with self.console.status(Text(tr("term.hint.working"), "cyan")) as status:
+            slow = Text(tr("term.hint.slow"), "cyan")
+            later = threading.Timer(slow_after, lambda: status.update(slow))
+            later.daemon = True
+            later.start()
+            try:
+                yield
+            finally:
+                later.cancel()
 
     def hint(self, v: View, choice: Action, scored: list[tuple[Action, float]]) -> None:
         """The expert's suggestion ``choice``, and its estimated chance of winning after each
