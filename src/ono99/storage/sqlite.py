@@ -118,10 +118,11 @@ class SqliteStore:
         lets writers go on."""
         if self._checkpointer is not None:
             return
+        # A burst of writes can outrun a pass, and the log's file then keeps the size of the
+        # largest burst (it is reused from its start, not shrunk): a journal_size_limit would
+        # shrink it in the commit that starts the log again, and freeing tens of megabytes
+        # there stopped every table for 8-11 ms in bench_abuse.py's many-address flood.
         self._db.execute("PRAGMA wal_autocheckpoint=0")
-        # A burst of writes can outrun a pass; the log's file then shrinks back to this when
-        # it restarts, rather than keeping the size of the largest burst.
-        self._db.execute(f"PRAGMA journal_size_limit={8 << 20}")
         self._checkpointer = _Checkpointer(self.path, every)
         self._checkpointer.start()
 
