@@ -145,8 +145,8 @@ def test_a_person_waiting_for_a_hint_is_told_so_and_why_it_is_slow() -> None:
             file=out, force_terminal=interactive, force_interactive=interactive, width=100
         )
         screen = Screen(console, rules, 0, ["You", "Ana"], [None, "greedy"], translator(lang))
-        with screen.working(slow_after=0.2):
-            time.sleep(1.0)  # the search, compiling
+        with screen.working(slow_after=0.5):
+            time.sleep(1.5)  # the search, compiling (rich redraws 12.5 times a second)
         return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", out.getvalue())
 
     seen = shown(True)

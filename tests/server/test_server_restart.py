@@ -19,7 +19,8 @@ import pytest
 
 from ono99.engine import load_record, replay_states, view
 from ono99.session import encode_view
-from server_support import TIMEOUT, Client, ServerProcess, create_table, join
+from ono99.storage import SqliteStore
+from server_support import TIMEOUT, Client, ServerProcess, create_table, join, running_server
 from services import REDIS, drop_schema, fresh_schema, need_postgres, need_redis, postgres_url
 from tiers import slow
 
@@ -209,3 +210,21 @@ def test_serve_keeps_its_default_database_in_the_data_folder(tmp_path: Path) -> 
     assert f"(games are stored in {home / 'ono99.db'}; Ctrl-C stops)" in line, line
     assert (home / "ono99.db").is_file()
     assert list(checkout.iterdir()) == []
+
+
+def test_a_server_on_sqlite_checkpoints_on_a_thread_and_folds_the_log_in_when_it_stops(
+    tmp_path: Path,
+) -> None:
+    """While it serves, a SQLite server's checkpoints run on their own thread (its commits on
+    the event loop never sync the disk, tests/storage); when it stops, the thread stops first
+    and the last connection folds the log into the database."""
+    db = tmp_path / "ono99.db"
+    with running_server(db) as server:
+        store = server.app.state.hub.store._store  # type: ignore[attr-defined]
+        checkpointer = store._checkpointer
+        assert checkpointer is not None and checkpointer.is_alive()
+        code = create_table(server.url, ["human", "greedy"])["code"]
+        assert Path(f"{db}-wal").exists()
+    assert not checkpointer.is_alive() and store._checkpointer is None
+    assert not Path(f"{db}-wal").exists()
+    assert SqliteStore(db).load_table(code) is not None

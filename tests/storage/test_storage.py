@@ -220,7 +220,9 @@ def test_a_server_s_sqlite_log_is_copied_to_the_database_on_a_thread_of_its_own(
     assert (restarts > 0) is background
     store.close()
     assert not Path(f"{path}-wal").exists()  # closed: everything is in the database
-    assert SqliteStore(path).count_tables() == pages + 1
+    again = SqliteStore(path)
+    assert again.count_tables() == pages + 1
+    again.close()
 
 
 def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
