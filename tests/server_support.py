@@ -33,6 +33,7 @@ def running_server(db: Path, **options: Any) -> Iterator[BackgroundServer]:
     options.setdefault("round_pause", 0)  # a test that wants the pause between rounds says so
     options.setdefault("max_connections", 0)  # many clients, all on 127.0.0.1
     options.setdefault("max_open_tables", 0)
+    options.setdefault("create_rate", 0)  # a test of the pace sets one
     server = BackgroundServer(ServerConfig(db=str(db), **options))
     with server:
         yield server
@@ -285,6 +286,7 @@ def running_cluster(n: int = 3, **options: Any) -> Iterator[Cluster]:
     options.setdefault("round_pause", 0)  # a test that wants the pause between rounds says so
     options.setdefault("max_connections", 0)
     options.setdefault("max_open_tables", 0)
+    options.setdefault("create_rate", 0)  # a test of the pace sets one
     options.setdefault("redis", REDIS)
     schema = fresh_schema()
     options["db"] = postgres_url(schema)
@@ -323,6 +325,6 @@ def server_fixture(folder: str, **options: Any) -> Any:
     return server
 
 
-def run(coro: Any, seconds: float = 60) -> None:
-    """Run a test's coroutine, failing it after ``seconds``."""
-    asyncio.run(asyncio.wait_for(coro, seconds))
+def run(coro: Any, seconds: float = 60) -> Any:
+    """Run a test's coroutine, failing it after ``seconds``; what it returns."""
+    return asyncio.run(asyncio.wait_for(coro, seconds))

@@ -758,3 +758,30 @@ def test_the_browser_words_a_refusal_as_the_terminal_does(fast_server: Backgroun
     for lang in LANGUAGES:
         tr = translator(lang)
         assert said[lang] == [refusal_text(e, edition, tr) for e, _, edition in cases], lang
+
+
+def test_a_busy_server_says_the_new_table_is_being_set_up(tmp_path: Path, artifacts: Path) -> None:
+    """A server setting up many tables gives each its turn (``create_rate``): the home
+    page's button says so while the table waits, and then the table opens as usual."""
+    config = ServerConfig(
+        db=str(tmp_path / "ono99.db"), http_rate=0, create_rate=0.4, create_burst=1
+    )
+    with BackgroundServer(config) as server:
+        body = {"name": "Leo", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
+
+        async def main() -> None:
+            async with async_playwright() as pw:
+                browser = await launch(pw)
+                page = await (await new_context(browser, phone=True)).new_page()
+                await create_table(page, server.url, "Ana", ["human", "bot:greedy"])
+                # Someone else's table takes the turn just before: this one waits 2.5 s.
+                other = await asyncio.to_thread(httpx.post, f"{server.url}/api/tables", json=body)
+                assert other.status_code == 201, other.text
+                await page.get_by_role("button", name="Create the table").click()
+                waiting = page.get_by_role("button", name="Setting up your table…")
+                await expect(waiting).to_be_disabled(timeout=WAIT_MS)
+                await page.screenshot(path=str(artifacts / "create-waiting-phone.png"))
+                await invite_link(page)  # its turn came: the table opened
+                await browser.close()
+
+        run(main())

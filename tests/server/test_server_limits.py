@@ -22,6 +22,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from ono99.server.limits import Pace
 from server_support import (
     ROOT,
     TIMEOUT,
@@ -193,6 +194,57 @@ def test_one_address_may_have_a_few_unfinished_tables(tmp_path: Path) -> None:
         run(finish(), 90)
         assert httpx.get(f"{server.url}/api/tables/{first['code']}").json()["phase"] == "over"
         assert post_table(server.url).status_code == 201
+
+
+def test_the_pace_takes_a_burst_then_gives_turns_and_refuses_a_long_wait() -> None:
+    pace = Pace(rate=2, burst=3, most_wait=1.0)
+    assert [pace.turn(0.0) for _ in range(5)] == [0.0, 0.0, 0.0, 0.5, 1.0]
+    assert pace.turn(0.0) is None  # 1.5 s away: refused, and it takes no turn
+    assert pace.turn(2.0) == 0.0  # the turn it did not take is free
+    assert pace.turn(2.0) == 0.0 and pace.turn(2.0) == 0.5
+    assert Pace(rate=0, burst=1, most_wait=0).turn(0.0) == 0.0  # no pace
+
+
+async def post_from(base: str, address: str) -> tuple[httpx.Response, float]:
+    """A create from ``address`` (a loopback address of its own) and the seconds it took."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(transport=transport, timeout=TIMEOUT) as http:
+        start = time.perf_counter()
+        r = await http.post(f"{base}/api/tables", json={**BODY, "name": "Ana"})
+        return r, time.perf_counter() - start
+
+
+def test_new_tables_are_set_up_in_turn_and_a_long_wait_is_busy(tmp_path: Path) -> None:
+    """``create_rate``: past the burst each new table waits its turn (here one a second), a
+    create that would wait past ``create_wait`` is refused at once as ``busy`` (503), and a
+    waiting create counts among its address's unfinished tables (``/metrics`` shows it)."""
+    options: dict[str, Any] = {"create_rate": 1, "create_burst": 1, "create_wait": 2.5}
+    with running_server(tmp_path / "ono99.db", max_open_tables=2, metrics=True, **options) as s:
+
+        async def four_addresses() -> list[tuple[httpx.Response, float]]:
+            return await asyncio.gather(*(post_from(s.url, f"127.0.0.{i}") for i in (2, 3, 4, 5)))
+
+        answers = sorted(run(four_addresses(), 30), key=lambda a: a[1])
+        made = [took for r, took in answers if r.status_code == 201]
+        busy = [(r, took) for r, took in answers if r.status_code == 503]
+        assert len(made) == 3 and len(busy) == 1, [(r.status_code, t) for r, t in answers]
+        assert made[1] >= 0.7 and made[2] >= 1.7, made  # turns 1 s apart (less the arrivals')
+        refused, took = busy[0]
+        assert refusal(refused) == "busy" and took < made[2]  # refused at once, not at its turn
+
+        async def one_address() -> tuple[list[str], str]:
+            first, _ = await post_from(s.url, "127.0.0.6")  # waits for the turn after the last
+            waiting = asyncio.ensure_future(post_from(s.url, "127.0.0.6"))
+            await asyncio.sleep(0.2)  # that one is waiting its turn: 1 open + 1 waiting = 2
+            third, _ = await post_from(s.url, "127.0.0.6")
+            page = (await asyncio.to_thread(httpx.get, f"{s.url}/metrics")).text
+            second, _ = await waiting
+            codes = [str(r.status_code) for r in (first, second, third)]
+            return [*codes, refusal(third) if third.status_code != 201 else ""], page
+
+        codes, page = run(one_address(), 30)
+        assert codes == ["201", "201", "429", "too_many_tables"], codes
+        assert re.search(r"^ono99_creates_waiting 1\.0$", page, re.M), page
 
 
 def test_websockets_per_address_and_spectators_per_table(tmp_path: Path) -> None:

@@ -180,6 +180,28 @@ DEFAULT = defaults()  # every option's default: the server's own (server/config.
     type=click.IntRange(1),
     help="New connections taken at once before --accept-rate paces them.",
 )
+@click.option(
+    "--create-rate",
+    default=DEFAULT["create_rate"],
+    show_default=True,
+    type=click.FloatRange(0),
+    help="New tables set up a second per process; more wait their turn, up to "
+    "--create-wait seconds, then are refused as busy (0: no pace).",
+)
+@click.option(
+    "--create-burst",
+    default=DEFAULT["create_burst"],
+    show_default=True,
+    type=click.IntRange(1),
+    help="New tables set up at once before --create-rate paces them.",
+)
+@click.option(
+    "--create-wait",
+    default=DEFAULT["create_wait"],
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Seconds a new table may wait its turn before the request is refused as busy.",
+)
 def serve_command(
     host: str,
     port: int,

@@ -22,9 +22,10 @@ from . import http, i18n, metrics
 from .bus import open_bus
 from .config import ServerConfig
 from .hub import Hub
+from .limits import Counts, Pace
 from .origins import OriginCheck
 from .reviews import Reviews
-from .websocket import Counts, table_socket
+from .websocket import table_socket
 
 STATIC = Path(__file__).parent / "static"
 
@@ -139,6 +140,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app.state.limiters = {}
     app.state.reviews = Reviews(config, hub.now)
     app.state.created = {}
+    app.state.pace = Pace(config.create_rate, config.create_burst, config.create_wait)
+    app.state.creating = Counts()  # tables waiting their turn to be created, per address
     app.state.sockets = Counts()  # websockets per client address
     app.state.spectators = Counts()  # per table
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)

@@ -56,6 +56,12 @@ class ServerConfig:
     # waits in the kernel's queue instead of stalling the tables (server/accepting.py).
     accept_rate: float = 400.0
     accept_burst: int = 10
+    # New tables set up a second, and at once (per process; 0: as they come); a create that
+    # would wait longer than create_wait seconds for its turn is refused as busy
+    # (server/limits.py).
+    create_rate: float = 20.0
+    create_burst: int = 10
+    create_wait: float = 10.0
 
     @property
     def postgres(self) -> bool:

@@ -29,6 +29,7 @@ from ..session import (
 from ..session.setup import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .config import ServerConfig
 from .hub import Hub
+from .limits import Counts
 from .metrics import Metrics
 from .reviews import Reviews
 
@@ -151,6 +152,7 @@ async def create_table(request: Request) -> Response:
             data, bots=hub.settings.bots, turn_limits=_config(request).turn_limits
         )
         counting = _check_open_tables(request)
+        await _wait_turn(request)
         table, token, who = hub.create(config, name)
         if counting:
             _created(request).setdefault(client_address(request), []).append(table.code)
@@ -159,6 +161,27 @@ async def create_table(request: Request) -> Response:
     return JSONResponse(
         {"code": table.code, "seat": who.seat, "host": True, "token": token}, status_code=201
     )
+
+
+async def _wait_turn(request: Request) -> None:
+    """Wait for this new table's turn on the process's pace (``server/limits.py``): at once
+    unless many tables are being created, refused as ``busy`` if the wait would be long. While
+    it waits it counts among its address's unfinished tables."""
+    wait = request.app.state.pace.turn(_hub(request).now())
+    if wait is None:
+        raise SessionError("busy", "the server is setting up many tables; try again in a minute")
+    if wait <= 0:
+        return
+    creating: Counts = request.app.state.creating
+    metrics: Metrics = request.app.state.metrics
+    host = client_address(request)
+    creating.take(host)
+    metrics.creates_waiting.inc()
+    try:
+        await asyncio.sleep(wait)
+    finally:
+        creating.give_back(host)
+        metrics.creates_waiting.dec()
 
 
 def _created(request: Request) -> dict[str, list[str]]:
@@ -183,7 +206,8 @@ def _check_open_tables(request: Request) -> bool:
         created[host] = codes
     else:
         created.pop(host, None)  # forgotten: the map holds only addresses with open tables
-    if len(codes) >= most:
+    waiting: Counts = request.app.state.creating
+    if len(codes) + waiting.get(host) >= most:
         raise SessionError(
             "too_many_tables", f"at most {most} unfinished tables per address", most=most
         )

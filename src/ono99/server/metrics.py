@@ -82,6 +82,12 @@ class Metrics:
             ["code"],
             registry=own,
         )
+        self.creates_waiting = Gauge(
+            "ono99_creates_waiting",
+            "New tables waiting their turn to be set up (--create-rate; docs/deploy.md).",
+            registry=own,
+            multiprocess_mode="livesum",
+        )
         self.tables = Gauge(
             "ono99_tables",
             "Tables held in memory, by phase (per process under --workers: a pid label).",

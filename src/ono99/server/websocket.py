@@ -29,6 +29,7 @@ from ..session import (
 from ..session.encode import dumps
 from .config import ServerConfig
 from .hub import Hub
+from .limits import Counts
 from .metrics import Metrics
 
 # Close codes (4000–4999 are ours; see docs/protocol.md).
@@ -106,27 +107,6 @@ def error_message(exc: SessionError, ref: Any = None) -> str:
     if ref is not None:
         message["id"] = ref
     return dumps(message)
-
-
-class Counts:
-    """How many of something each key has now (this process): connections per address,
-    spectators per table."""
-
-    def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-
-    def take(self, key: str, most: int) -> bool:
-        """One more for ``key``, unless it has ``most`` already (0: no limit)."""
-        n = self.counts.get(key, 0)
-        if 0 < most <= n:
-            return False
-        self.counts[key] = n + 1
-        return True
-
-    def give_back(self, key: str) -> None:
-        n = self.counts.pop(key, 1) - 1
-        if n > 0:
-            self.counts[key] = n
 
 
 async def table_socket(ws: WebSocket) -> None:

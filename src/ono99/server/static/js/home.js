@@ -88,11 +88,15 @@ function createForm(opts) {
         const body = { ...config, seats };
         if (name.value.trim()) body.name = name.value;
         submit.disabled = true;
+        // A busy server sets new tables up in turn (docs/deploy.md): say so if it takes a while.
+        const slow = setTimeout(() => { submit.textContent = t("create.waiting"); }, 1000);
         try {
           const made = await api.create(body);
           saveToken(made.code, made.token);
           location.assign(`/t/${made.code}`);
         } catch (err) {
+          clearTimeout(slow);
+          submit.textContent = t("create.submit");
           status.textContent = errorText(err);
           submit.disabled = false;
           if (err.params?.field === "name") name.focus();
