@@ -54,7 +54,7 @@ class ServerConfig:
     max_concurrency: int = 4000  # connections and requests at once (per process): 503 past it
     # New connections taken a second, and at once (per process; 0: as they come): a crowd
     # waits in the kernel's queue instead of stalling the tables (server/accepting.py).
-    accept_rate: float = 400.0
+    accept_rate: float = 150.0
     accept_burst: int = 10
     # New tables set up a second, and at once (per process; 0: as they come); a create that
     # would wait longer than create_wait seconds for its turn is refused as busy
