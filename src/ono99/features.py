@@ -39,6 +39,7 @@ NUM_ACTIONS = len(ALL_ACTIONS)  # 18: plays by card id, discard ono99, draw
 HEADROOM = 11  # one-hot size: 0…9 points left, or 10 and more
 ABSENT = -1  # status of a padding seat
 
+_KIND_IDS = np.arange(NUM_CARD_KINDS)
 _MATCHES = ("single", "tokens", "points")
 _BUST_TOTALS = ("unchanged", "keep", "reset")
 
@@ -295,6 +296,56 @@ def public_of(views: Sequence[View]) -> Public:
                   sizes, owes, tokens, scores, discard, laid, draw_pile)  # fmt: skip
 
 
+def public_of_records(
+    games: np.ndarray, rules: Rules, observers: np.ndarray, mask: np.ndarray
+) -> Public:
+    """The ``Public`` arrays of observer ``observers[i]`` in the batch simulator's game record
+    ``games[i]`` (``ono99.fast.layout``; ``mask``: the legal actions, as ``FastBatch.legal_mask``
+    gives them), exactly as ``public_of`` fills them from the views ``view(state, observers[i])``
+    of the same engine games. The vector environment and the compiled rollouts' network seats
+    read their records through it."""
+    b = games.shape[0]
+    n = rules.players
+    obs = np.asarray(observers, dtype=np.int64)
+    rows = np.arange(b)
+    seats = (obs[:, None] + np.arange(n)[None, :]) % n  # (B, n): absolute seat of relative k
+    hands = games["hands"]  # (B, 6, 4), -1 for a free slot
+    counts = (hands[:, :n, :, None] == _KIND_IDS).sum(axis=2)  # (B, n, 16) per seat
+    to_play = games["to_play"].astype(np.int64)
+    legal = np.where((to_play == obs)[:, None], mask, False).astype(np.int64)
+
+    def rel(values: np.ndarray, fill: int = 0) -> np.ndarray:
+        out = np.full((b, SEATS), fill, dtype=np.int64)
+        out[:, :n] = np.take_along_axis(values[:, :n].astype(np.int64), seats, axis=1)
+        return out
+
+    status_abs = games["status"][:, :n].astype(np.int64)
+    sizes_abs = (hands[:, :n, :] >= 0).sum(axis=2)
+    laid = np.zeros((b, NUM_CARD_KINDS), dtype=np.int64)
+    if rules.match == "single":
+        others_out = (status_abs == OUT.code) & (np.arange(n)[None, :] != obs[:, None])
+        laid = (counts * others_out[:, :, None]).sum(axis=1)
+    zeros = np.zeros((b, SEATS), dtype=np.int64)
+    return Public(
+        hand=counts[rows, obs].astype(np.int64),
+        legal=legal,
+        total=games["total"].astype(np.int64),
+        direction=games["direction"].astype(np.int64),
+        owed=games["owed"].astype(np.int64),
+        ono99_played=games["ono99_played"].astype(np.int64),
+        to_play=np.where(to_play >= 0, (to_play - obs) % n, -1),
+        dealer=(games["dealer"].astype(np.int64) - obs) % n,
+        status=rel(status_abs, ABSENT),
+        hand_sizes=rel(sizes_abs),
+        owes_draw=zeros,  # none at a choice: the batch has no draw penalty, a rollout draws at once
+        tokens=rel(games["tokens"]) if rules.match == "tokens" else zeros.copy(),
+        scores=rel(games["scores"]) if rules.match == "points" else zeros.copy(),
+        discard=games["discard"].astype(np.int64),
+        laid_down=laid,
+        draw_pile=(games["pile_len"].astype(np.int64) - games["pile_pos"]),
+    )
+
+
 def encode_public(public: Public, rules: Rules) -> np.ndarray:
     """The observation vectors of a batch, shape (B, OBS_SIZE), float32."""
     out = np.empty((public.batch, OBS_SIZE), dtype=np.float32)
@@ -497,4 +548,5 @@ __all__ = [
     "legal_mask",
     "observation_bounds",
     "public_of",
+    "public_of_records",
 ]

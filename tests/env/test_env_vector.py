@@ -3,7 +3,7 @@ principle 9).
 
 Engine games are played with random legal actions; their deals (``Deal.of``) are loaded into the
 batch simulator, the same actions are stepped, and after every action the batch observation of
-EVERY seat (``public_of_batch`` + ``encode_public``) must equal ``encode(view(state, seat))``
+EVERY seat (``public_of_records`` + ``encode_public``) must equal ``encode(view(state, seat))``
 (that its ``greedy`` opponents choose as ``GreedyBot`` does is tests/bots/test_greedy.py's). Then
 ``VectorEnv`` itself is driven on the same deals as engine games whose opponents move through
 the game loop (``ono99.sim.driver.advance``), on both backends (the batch simulator with its

@@ -36,7 +36,7 @@ tuple of seats, in ``final_info`` where the match is over). ``action_masks()`` i
 as bool, for MaskablePPO.
 
 Observations are what the single-game encoder gives for the learner's view:
-``encode_public(public_of_batch(...), rules)`` fills the same ``Public`` arrays that
+``encode_public(public_of_records(...), rules)`` fills the same ``Public`` arrays that
 ``public_of(views)`` fills from ``View`` objects, so ``obs[i]`` equals ``encode(view(state,
 seat))`` of the engine game in the same position (``tests/env/test_env_vector.py``).
 
@@ -72,18 +72,15 @@ from ..engine import (
     to_act,
     view,
 )
-from ..engine.cards import NUM_CARD_KINDS
 from ..engine.state import OUT
 from ..fast import kernels
 from ..features import (
-    ABSENT,
     NUM_ACTIONS,
     OBS_SIZE,
-    SEATS,
-    Public,
     encode,
     encode_public,
     observation_bounds,
+    public_of_records,
 )
 from ..sim.driver import move
 from ..sim.fast import Deal, FastBatch
@@ -96,62 +93,13 @@ Policy = Callable[[np.ndarray, np.ndarray], Any]
 Opponent = str | Agent | Policy
 OPPONENTS = ("greedy", "random", "learned")  # the batched bots; any other bot runs on the engine
 BACKENDS = ("auto", "fast", "engine")
-_KINDS = np.arange(NUM_CARD_KINDS)
-
-
-def public_of_batch(
-    games: np.ndarray, rules: Rules, observers: np.ndarray, mask: np.ndarray
-) -> Public:
-    """The ``Public`` arrays of observer ``observers[i]`` in the simulator's game ``games[i]``
-    (``mask``: the batch's ``legal_mask()``), exactly as ``public_of`` fills them from the views
-    ``view(state, observers[i])`` of the same engine games."""
-    b = games.shape[0]
-    n = rules.players
-    obs = np.asarray(observers, dtype=np.int64)
-    rows = np.arange(b)
-    seats = (obs[:, None] + np.arange(n)[None, :]) % n  # (B, n): absolute seat of relative k
-    hands = games["hands"]  # (B, 6, 4), -1 for a free slot
-    counts = (hands[:, :n, :, None] == _KINDS).sum(axis=2)  # (B, n, 16) per seat
-    to_play = games["to_play"].astype(np.int64)
-    legal = np.where((to_play == obs)[:, None], mask, False).astype(np.int64)
-
-    def rel(values: np.ndarray, fill: int = 0) -> np.ndarray:
-        out = np.full((b, SEATS), fill, dtype=np.int64)
-        out[:, :n] = np.take_along_axis(values[:, :n].astype(np.int64), seats, axis=1)
-        return out
-
-    status_abs = games["status"][:, :n].astype(np.int64)
-    sizes_abs = (hands[:, :n, :] >= 0).sum(axis=2)
-    laid = np.zeros((b, NUM_CARD_KINDS), dtype=np.int64)
-    if rules.match == "single":
-        others_out = (status_abs == _OUT) & (np.arange(n)[None, :] != obs[:, None])
-        laid = (counts * others_out[:, :, None]).sum(axis=1)
-    zeros = np.zeros((b, SEATS), dtype=np.int64)
-    return Public(
-        hand=counts[rows, obs].astype(np.int64),
-        legal=legal,
-        total=games["total"].astype(np.int64),
-        direction=games["direction"].astype(np.int64),
-        owed=games["owed"].astype(np.int64),
-        ono99_played=games["ono99_played"].astype(np.int64),
-        to_play=np.where(to_play >= 0, (to_play - obs) % n, -1),
-        dealer=(games["dealer"].astype(np.int64) - obs) % n,
-        status=rel(status_abs, ABSENT),
-        hand_sizes=rel(sizes_abs),
-        owes_draw=zeros,  # the simulator has no draw penalty (X2)
-        tokens=rel(games["tokens"]) if rules.match == "tokens" else zeros.copy(),
-        scores=rel(games["scores"]) if rules.match == "points" else zeros.copy(),
-        discard=games["discard"].astype(np.int64),
-        laid_down=laid,
-        draw_pile=(games["pile_len"].astype(np.int64) - games["pile_pos"]),
-    )
 
 
 def observe(batch: FastBatch, observers: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
     """The observation vectors (B, 173) of ``observers[i]`` in each game of ``batch``."""
     if mask is None:
         mask = batch.legal_mask()
-    return encode_public(public_of_batch(batch.games, batch.rules, observers, mask), batch.rules)
+    return encode_public(public_of_records(batch.games, batch.rules, observers, mask), batch.rules)
 
 
 _GREEDY_RANKS = np.array(greedy.RANKS, dtype=np.int64)  # (2, 2, 2, 18): greedy's one table
@@ -546,7 +494,8 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         policy = self._learned if isinstance(o, str) else o
         assert policy is not None
         sub = self.batch.games[rows]
-        obs = encode_public(public_of_batch(sub, self.rules, to_play[rows], mask[rows]), self.rules)
+        public = public_of_records(sub, self.rules, to_play[rows], mask[rows])
+        obs = encode_public(public, self.rules)
         out = np.full(self.num_envs, -1, dtype=np.int64)
         out[rows] = self._checked(policy, obs, mask[rows].astype(np.int8))
         return out
@@ -647,7 +596,7 @@ class VectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     def _observe(self) -> np.ndarray:
         if self.batch is not None:
             return encode_public(
-                public_of_batch(self.batch.games, self.rules, self.seats, self._mask), self.rules
+                public_of_records(self.batch.games, self.rules, self.seats, self._mask), self.rules
             )
         return np.stack(
             [encode(view(s, int(seat))) for s, seat in zip(self.states, self.seats, strict=True)]
@@ -749,5 +698,4 @@ __all__ = [
     "VectorEnv",
     "greedy_actions",
     "observe",
-    "public_of_batch",
 ]
