@@ -76,6 +76,7 @@ def shares(rules: Rules, constants: Constants, games: int, seed: int) -> np.ndar
         run_rollouts(
             batch.games, batch.params, batch.scripts, first, me, ranks, RANKED.margin,
             planner, NO_TRACE, NO_MODELS, planner[:0], 0,
+            np.zeros(len(first), dtype=np.int8), np.zeros(len(first), dtype=np.int64),
         )  # fmt: skip
         won = batch.games["winners"][:, :n].astype(np.float64) * batch.games["over"][:, None]
         out.append(won[:, me] / np.maximum(won.sum(axis=1), 1.0))

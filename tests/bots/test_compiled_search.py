@@ -108,16 +108,20 @@ def test_compiled_worlds_vary_and_keep_forced_cards_in_hands() -> None:
 def test_the_compiled_expert_sees_only_its_view(index: int, rules: Rules) -> None:
     """V1: two states that differ only in what the seat cannot see give the compiled expert,
     seeded alike, the same choice and the same estimates; tuned, with the adaptive budget and
-    worlds weighed by the opponents' play and the opponents read as a mixture, too."""
+    worlds weighed by the opponents' play and the opponents read as a mixture (the network
+    among them), too, and (at two positions) with the network playing every seat of the
+    rollouts."""
     rng = random.Random(f"peek-compiled:{index}")
     checked = 0
     for state, seat in _positions(rules, 500 + index, every=4):
         other = hide(state, seat, rng)
         mine, theirs = view(state, seat), view(other, seat)
         assert mine == theirs
+        network = [{"prior": "neural", "rollout": "neural-all"}] if checked < 2 else []
         for options in (
             {},
             {"tuned": True, "budget": "adaptive", "weigh": True, "opponents": "mixture"},
+            *network,  # a step of the network per action of a rollout: two positions
         ):
 
             def bot(options: dict[str, object] = options) -> ExpertBot:
@@ -130,22 +134,24 @@ def test_the_compiled_expert_sees_only_its_view(index: int, rules: Rules) -> Non
 
 
 @pytest.mark.parametrize(
-    ("rules", "worlds", "apart", "within"),
+    ("rules", "worlds", "apart", "within", "rollout"),
     [
-        pytest.param(make_rules("2022", players=2), 2000, 0.15, 0.05, marks=slow),
-        (make_rules("1980", players=4, match="tokens"), 600, 0.04, 0.02),
-        (make_rules("2022", players=3, match="points"), 600, 0.0, 0.03),  # values lie close
+        pytest.param(make_rules("2022", players=2), 2000, 0.15, 0.05, "heuristic", marks=slow),
+        (make_rules("1980", players=4, match="tokens"), 600, 0.04, 0.02, "heuristic"),
+        (make_rules("2022", players=3, match="points"), 600, 0.0, 0.03, "heuristic"),  # close
+        pytest.param(make_rules("2022", players=2), 1000, 0.15, 0.07, "neural", marks=slow),
     ],
     ids=lambda x: config_id(x) if isinstance(x, Rules) else str(x),
 )
 def test_the_compiled_search_estimates_what_the_python_search_does(
-    rules: Rules, worlds: int, apart: float, within: float
+    rules: Rules, worlds: int, apart: float, within: float, rollout: str
 ) -> None:
     """The same search on other draws of the same worlds: each action's estimated chance of
     winning agrees with the Python search's within sampling error (``worlds`` each, about 2.5
     standard errors), at positions where the actions' values lie ``apart`` (so a mix-up
-    would show)."""
-    budget = {"worlds": worlds, "max_rollouts": 10**6}
+    would show); with ``rollout="neural"``, the network playing the searcher's seat in both
+    (Python: ``bots/network_rollouts.py``; compiled: waiting for it, ``NETWORK``)."""
+    budget = {"worlds": worlds, "max_rollouts": 10**6, "rollout": rollout}
     compared = 0
     for state, seat in _positions(rules, 41, every=3):
         v = view(state, seat)

@@ -29,10 +29,11 @@ import numpy as np
 import pytest
 
 from invariants import config_id, sweep_configs
-from ono99.bots.compiled_search import _value, planner_values
+from ono99.bots.compiled_search import _value, network_policy, planner_values
 from ono99.bots.determinize import unseen_counts
 from ono99.bots.greedy import RANKED
 from ono99.bots.heuristic import DEFAULT, Constants, Planner
+from ono99.bots.neural import NeuralBot
 from ono99.bots.values import rollout_value, value_of
 from ono99.engine import (
     DRAW,
@@ -259,6 +260,103 @@ def test_seats_modelled_by_the_planner_plan_as_the_engine_played_by_it_does(rule
                 continue
             state = apply(state, seat, rng.choice(legal))
     assert checked >= 10
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        make_rules("2022", players=4),
+        make_rules("1980", players=3, match="tokens"),
+        make_rules("2022", players=3, match="points"),
+    ],
+    ids=config_id,
+)
+def test_seats_modelled_by_the_network_play_as_the_engine_played_by_it_does(rules: Rules) -> None:
+    """``NETWORK`` seats: the compiled rollout waits where the network is to choose, and
+    ``network_policy`` chooses from the records as the ``neural`` bot does from the seat's
+    view, so the rollout takes the engine's actions with that bot at those seats —
+    alternately the searcher's own seat and the next one, and every other seat with the
+    planner at the searcher's."""
+    rng = random.Random(9)
+    net = NeuralBot()
+    network = network_policy(rules)
+    calls: list[int] = []
+
+    def counted(games: np.ndarray) -> np.ndarray:
+        calls.append(len(games))
+        return network(games)
+
+    checked = 0
+    for seed in range(8):
+        state = new_game(rules, 400 + seed)
+        while not state.over and checked < 4 * (seed + 1):
+            seat = state.to_play
+            assert seat is not None
+            legal = legal_actions(state)
+            if len(legal) > 1 and rng.random() < 0.3:
+                n = rules.players
+                mine = Planner(rules, unseen_counts(view(state, seat)), DEFAULT)
+                others = {(seat + k) % n for k in range(1, n)}
+                seats, planner = (
+                    ({seat, (seat + 1) % n}, None) if checked % 2 == 0 else (others, mine)
+                )
+                models = np.zeros((1, n), dtype=np.int8)
+                models[0, sorted(seats)] = policy.NETWORK
+                end, _ = engine_rollout(
+                    state, state.round, seat, planner, network=net, network_seats=seats
+                )
+                compiled = CompiledRollouts(
+                    rules, RANKED, None if planner is None else planner_values(planner), seat
+                )
+                trace = np.zeros((1, TRACE), dtype=np.int16)
+                games = _scripted(end, record_of(state))
+                played = compiled.run(
+                    games,
+                    [-1],
+                    plan=planner is not None,
+                    script=_script(end),
+                    trace=trace,
+                    models=models,
+                    network=counted,
+                )
+                assert games["error"][0] == 0
+                want = [a.index for _, a in chain_items(end.history, state.moves)]
+                assert trace[0, :played].tolist() == want, f"seed {seed} move {state.moves}"
+                assert trace[0, played] == -1
+                checked += 1
+            if state.owes_draw:
+                state = apply(state, state.owes_draw[0], DRAW)
+                continue
+            state = apply(state, seat, rng.choice(legal))
+    assert checked >= 10
+    assert len(calls) >= checked  # the network was asked, not bypassed
+
+
+def test_a_network_seat_needs_the_network_and_its_rollouts_wait_together() -> None:
+    """Rollouts waiting at a network seat are handed over in one batch per step; without a
+    network, a ``NETWORK`` row is refused."""
+    rules = make_rules("2022", players=2)
+    state = new_game(rules, 5)
+    seat = state.to_play
+    assert seat is not None
+    compiled = CompiledRollouts(rules, RANKED, None, seat)
+    n = 50
+    games = np.repeat(record_of(state), n)
+    games["rng"] = np.arange(n, dtype=np.uint64)
+    models = np.full((n, 2), policy.NETWORK, dtype=np.int8)
+    with pytest.raises(ValueError, match="needs the network"):
+        compiled.run(games.copy(), [-1] * n, plan=False, models=models)
+    sizes = []
+    network = network_policy(rules)
+
+    def batched(records: np.ndarray) -> np.ndarray:
+        sizes.append(len(records))
+        assert (records["over"] == 0).all()
+        return network(records)
+
+    compiled.run(games, [-1] * n, plan=False, models=models, network=batched)
+    assert sizes[0] == n  # every rollout waits at the first choice: one batch
+    assert games["over"].all() and not games["error"].any()
 
 
 def test_greedy_and_noiseless_models_are_greedy_and_noisy_ones_play_at_random() -> None:

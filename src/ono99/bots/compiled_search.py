@@ -18,6 +18,7 @@ worlds come from the seat's view.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from typing import Protocol
@@ -25,14 +26,17 @@ from typing import Protocol
 import numpy as np
 
 from ..engine import IN, OUT, Action, Rules, State, Status
-from ..fast.kernels import NUM_KINDS
-from ..fast.layout import EMPTY
-from ..fast.rollouts import NO_MODELS, CompiledRollouts, Outcome, outcomes, record_of
+from ..fast.kernels import NUM_KINDS, legal_masks
+from ..fast.layout import EMPTY, NUM_ACTIONS
+from ..fast.rollout_policy import NETWORK
+from ..fast.rollouts import NO_MODELS, CompiledRollouts, Network, Outcome, outcomes, record_of
 from ..fast.worlds import deal_worlds
+from ..features import encode_public, public_of_records
 from .determinize import Determinizer
 from .greedy import RANKED
 from .heuristic import Planner
 from .inference import Inference
+from .neural import NeuralBot
 from .opponents import NOISE, OpponentModels
 from .values import SearchResult, match_value
 
@@ -75,6 +79,8 @@ def compiled_search(
     stop_z: float | None = None,
     weigh: Inference | None = None,
     opponents: OpponentModels | None = None,
+    rollout: str = "heuristic",
+    weights: str | None = None,
 ) -> SearchResult:
     """``expert.search`` without cut-off or network, its rollouts compiled, over ``worlds``
     worlds (``expert.worlds_for`` of the budget). A plain
@@ -87,7 +93,11 @@ def compiled_search(
     by how well its hands fit the opponents' play (``hand_weights``), and the search's worlds
     drawn from them in proportion (``resample``). With ``opponents``, each world's
     rollouts play every other seat by a model drawn for it from its weights (the same models
-    for every candidate of the world); else every other seat plays greedy."""
+    for every candidate of the world); else every other seat plays greedy. With ``rollout``
+    ``"neural"`` the ``neural`` network plays the searching seat in the rollouts instead of the
+    planner, with ``"neural-all"`` every seat (``NETWORK``: the rollouts waiting for it are
+    handed to it all at once, ``network_policy``; ``weights``: another network for the
+    searching seat's)."""
     rollouts = CompiledRollouts(
         rules,
         RANKED,
@@ -130,9 +140,19 @@ def compiled_search(
                 k,
             )
         models = NO_MODELS
-        if opponents is not None:
-            models = np.repeat(np.array(opponents.draw(rng, m), dtype=np.int8), k, axis=0)
-        rollouts.run(games, firsts * m, plan=planner is not None, models=models)
+        if opponents is not None or rollout != "heuristic":
+            rows = np.zeros((m, rules.players), dtype=np.int8)
+            if opponents is not None:
+                rows[:] = opponents.draw(rng, m)
+            if rollout == "neural":
+                rows[:, seat] = NETWORK
+            elif rollout == "neural-all":
+                rows[:] = NETWORK
+            models = np.repeat(rows, k, axis=0)
+        network = None
+        if (models == NETWORK).any():
+            network = network_policy(rules, weights if rollout != "heuristic" else None)
+        rollouts.run(games, firsts * m, plan=planner is not None, models=models, network=network)
         if rules.match == "points":  # nearly every end differs: valued all at once
             got = points_values(games, rules, seat).reshape(m, k)
         else:
@@ -151,6 +171,22 @@ def compiled_search(
         if stop_z is not None and done < n_worlds and settled(result, stop_z):
             break
     return result
+
+
+@functools.cache
+def network_policy(rules: Rules, weights: str | None = None) -> Network:
+    """The ``neural`` bot's choice (with ``weights``, None: the shipped ones) for the seat to
+    play in each of a batch of rollout records (``fast.rollouts.Network``): their observations
+    as the seat's view would give them (``features.public_of_records``), one forward pass."""
+    net = NeuralBot(weights=weights).net
+
+    def choose(games: np.ndarray) -> np.ndarray:
+        mask = np.zeros((len(games), NUM_ACTIONS), dtype=np.bool_)
+        legal_masks(games, mask)
+        public = public_of_records(games, rules, games["to_play"].astype(np.int64), mask)
+        return np.asarray(net.policy(encode_public(public, rules), mask), dtype=np.int64)
+
+    return choose
 
 
 OVERSAMPLE = 8  # weigh: worlds dealt per world searched

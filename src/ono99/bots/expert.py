@@ -54,7 +54,9 @@ off by default: paired games against ``greedy`` showed no significant gain (the 
 in docs/bots.md, "Tried, measured, and left out").
 
 ``compiled=True`` plays the same rollouts in Numba, many at once (``bots/compiled_search.py``,
-the ``fast`` extra), in every edition, option and player count.
+the ``fast`` extra), in every edition, option and player count; with ``rollout="neural"`` (or
+``"neural-all"``) a rollout waits where the network is to choose, and the network chooses for
+all the waiting rollouts at once.
 
 ``tuned=True`` plans with the constants tuned for the setting (``bots/tuned.py``): the
 planner in the rollouts and, with the heuristic prior, the move the search starts from.
@@ -67,8 +69,9 @@ round (``inference.Inference.weight``), and the search's worlds are drawn from t
 proportion (``compiled_search.resample``): no cap on tries, no play forgotten.
 
 ``opponents="mixture"`` (compiled only) plays each other seat of the rollouts by a model —
-greedy, the heuristic, or a noisy player — drawn per world from weights that the seat's own
-plays of the whole game update (``bots/opponents.py``), instead of greedy at every seat.
+greedy, the heuristic, a noisy player or the ``neural`` network — drawn per world from
+weights that the seat's own plays of the whole game update (``bots/opponents.py``), instead
+of greedy at every seat.
 
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
@@ -294,10 +297,9 @@ class ExpertBot:
         # Rollouts in Numba (``compiled_search.py``, the ``fast`` extra).
         self.compiled = compiled
         if compiled:
-            if search != "pimc" or cutoff or rollout != "heuristic":
+            if search != "pimc" or cutoff:
                 raise ValueError(
-                    "compiled=True plays PIMC rollouts to the end with the heuristic's "
-                    "planner: no ismcts, cutoff or network rollouts"
+                    "compiled=True plays PIMC rollouts to the end: no ismcts or cutoff"
                 )
             try:
                 from . import compiled_search  # noqa: F401 - say now if Numba is missing
@@ -407,6 +409,8 @@ class ExpertBot:
                 stop_z=STOP_Z if self.budget == "adaptive" else None,
                 weigh=Inference(view, depth=WHOLE_ROUND, error=self.error) if self.weigh else None,
                 opponents=OpponentModels(view) if self.opponents == "mixture" else None,
+                rollout=self.rollout,
+                weights=self.weights,
             )
         if self.search == "ismcts":
             return ismcts(

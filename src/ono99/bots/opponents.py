@@ -8,7 +8,9 @@ rule, from ``PRIOR``):
 - ``greedy``: greedy's rules of thumb (``greedy.RANKS``);
 - ``heuristic``: the heuristic's planner (``heuristic.Planner``, its own constants);
 - ``noisy``: greedy's choice, but a uniformly random legal one ``NOISE`` of the time — a
-  player who does not think much about it.
+  player who does not think much about it;
+- ``neural``: the ``neural`` bot's network (``bots/neural.py``), a player trained to win
+  rather than written by hand.
 
 Any model may make a play it would not choose (``SLIP``). A play's likelihood under a model
 needs the hand it was made from, which is hidden; so it is the model's chance of making that
@@ -19,8 +21,12 @@ cached, so a game's plays cost nothing after the first time). Only the public lo
 
 ``OpponentModels.draw`` gives each world of a search a model per opponent, in proportion to
 its weights; the compiled rollouts then play each opponent's seat by its model
-(``fast.rollout_policy``: ``GREEDY``, ``PLANNER``, ``NOISY``). A neural model is not among them:
-the rollouts run in Numba, and the network does not.
+(``fast.rollout_policy``: ``GREEDY``, ``PLANNER``, ``NOISY``, ``NETWORK``; a rollout waits at a
+``NETWORK`` seat, and the network chooses for all the rollouts waiting at once).
+
+The network reads a whole position, not only the total: its likelihoods put each imagined hand
+in a fresh round's position at the play's total (every seat in, four cards each, nothing
+discarded), so that they too are a function of the key alone and cached.
 """
 
 from __future__ import annotations
@@ -29,15 +35,15 @@ import random
 from functools import lru_cache
 from math import exp, log
 
-from ..engine import HAND_SIZE, PLAY, Rules, View
+from ..engine import HAND_SIZE, PLAY, Rules, View, new_game, view
 from ..engine.cards import ONO99, counts
 from .determinize import unseen_counts
 from .greedy import ranks
 from .heuristic import DEFAULT, Planner
 from .inference import plays_of
 
-MODELS = ("greedy", "heuristic", "noisy")  # in the order of fast.rollout_policy's codes
-PRIOR = (1 / 3, 1 / 3, 1 / 3)
+MODELS = ("greedy", "heuristic", "noisy", "neural")  # in fast.rollout_policy's codes' order
+PRIOR = (1 / 4, 1 / 4, 1 / 4, 1 / 4)
 NOISE = 0.8  # the noisy player's share of uniformly random plays
 SLIP = 0.2  # any model's share of plays it would not choose (a uniformly random one)
 SAMPLES = 64  # hands imagined per play
@@ -51,19 +57,21 @@ def likelihoods(
     cards, from a hand of that card and ``HAND_SIZE`` − 1 others dealt from the deck, over
     ``SAMPLES`` hands (the same ones every time: the generator is seeded by the position)."""
     pool = list(rules.deck)
+    nothing = (1.0,) * len(MODELS)  # no evidence
     if card not in pool:  # not a card of this edition (cannot happen in a real play)
-        return (1.0, 1.0, 1.0)
+        return nothing
     pool.remove(card)
     rng = random.Random(f"{rules!r}|{total}|{owed}|{ono_played}|{card}")
     planner = Planner(rules, counts(pool), DEFAULT)
     kinds = planner.playable_kinds(total, owed, ono_played)
     rank = ranks(False, owed, total, rules.max_total)
-    sums = [0.0, 0.0, 0.0]
-    for _ in range(SAMPLES):
-        hand = sorted([card, *rng.sample(pool, HAND_SIZE - 1)])
+    hands = [sorted([card, *rng.sample(pool, HAND_SIZE - 1)]) for _ in range(SAMPLES)]
+    if card not in kinds:  # not playable here (cannot happen in a real play): no evidence
+        return nothing
+    trained = network_choices(rules, total, owed, ono_played, hands)
+    sums = [0.0] * len(MODELS)
+    for hand, neural in zip(hands, trained, strict=True):
         legal = sorted({c for c in hand if c in kinds})
-        if card not in legal:  # not playable here (cannot happen in a real play): no evidence
-            return (1.0, 1.0, 1.0)
         k = len(legal)
         if rules.four_ono99_discard and hand.count(ONO99) >= 4:
             greedy = heuristic = -1  # both would have laid the four down
@@ -75,7 +83,33 @@ def likelihoods(
         sums[0] += SLIP / k + (1.0 - SLIP) * (greedy == card)
         sums[1] += SLIP / k + (1.0 - SLIP) * (heuristic == card)
         sums[2] += NOISE / k + (1.0 - NOISE) * (greedy == card)
+        sums[3] += SLIP / k + (1.0 - SLIP) * (neural == PLAY[card].index)
     return tuple(s / SAMPLES for s in sums)
+
+
+def network_choices(
+    rules: Rules, total: int, owed: int, ono_played: bool, hands: list[list[int]]
+) -> list[int]:
+    """The ``neural`` bot's action (an ``ALL_ACTIONS`` index) from each of ``hands``, in a
+    fresh round's position of ``rules`` (the dealer's left to play, every seat in with a full
+    hand, nothing discarded) at ``total``, owing ``owed``: one batch through the network."""
+    import numpy as np  # the mixture is the compiled search's, which has NumPy
+
+    from ..features import encode, legal_mask
+    from .neural import NeuralBot
+
+    net = NeuralBot().net
+    start = new_game(rules, 0)
+    seat = start.to_play
+    assert seat is not None
+    rows, masks = [], []
+    for hand in hands:
+        hands_now = tuple(tuple(hand) if s == seat else h for s, h in enumerate(start.hands))
+        now = start._replace(hands=hands_now, total=total, owed=owed, ono99_played=ono_played)
+        v = view(now, seat)
+        rows.append(encode(v))
+        masks.append(legal_mask(v))
+    return [int(a) for a in net.policy(np.stack(rows), np.stack(masks))]
 
 
 class OpponentModels:

@@ -12,8 +12,10 @@ them (this package imports nothing from ``bots``):
   same order (a sum over a sorted hand, ``pow`` for the powers), so the two pick the same card.
 
 The other seats play greedy, or each its own model (``run_rollouts``' ``models``, drawn by
-``bots.opponents``): ``GREEDY``, ``PLANNER`` (the heuristic's planner, its own constants) or
-``NOISY`` (greedy, but a random legal action ``noise`` / ``NOISE_SCALE`` of the time).
+``bots.opponents``): ``GREEDY``, ``PLANNER`` (the heuristic's planner, its own constants),
+``NOISY`` (greedy, but a random legal action ``noise`` / ``NOISE_SCALE`` of the time) or
+``NETWORK`` (a network, which is not compiled: the rollout waits for its choice, which the
+caller makes for every waiting rollout at once; ``rollouts.CompiledRollouts.run``).
 
 The planner keeps a hand as counts per card kind in a scratch array (``cnt``) that the caller
 allocates once, so no choice allocates.
@@ -43,7 +45,7 @@ from .kernels import (
 from .layout import DISCARD_ACTION, EMPTY, HAND, POINTS
 
 # The models of the other seats (``bots.opponents.MODELS``, in this order).
-GREEDY, PLANNER, NOISY = 0, 1, 2
+GREEDY, PLANNER, NOISY, NETWORK = 0, 1, 2, 3
 NOISE_SCALE = 1 << 20  # a noisy seat plays at random when ``below(NOISE_SCALE)`` < its noise
 
 # The planner's array: its chances, then the heuristic's constants (``heuristic.py``).

@@ -28,7 +28,7 @@ the seat to play.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
@@ -38,6 +38,7 @@ from .kernels import (
     apply_action,
     below,
     legal_bits,
+    lowest_bit,
     nothing_fits,
     random_action,
     scripts_of,
@@ -59,6 +60,7 @@ from .layout import (
 from .playout import RankedPolicy
 from .rollout_policy import (
     GREEDY,
+    NETWORK,
     NOISE_SCALE,
     NOISY,
     PLANNER,
@@ -71,6 +73,10 @@ from .rollout_policy import (
 
 NO_TRACE = np.zeros((0, 0), dtype=np.int16)
 NO_MODELS = np.zeros((0, 0), dtype=np.int8)  # every other seat greedy
+# A network's choices for the records of rollouts waiting at its seats (ALL_ACTIONS indices).
+Network = Callable[[np.ndarray], np.ndarray]
+WAIT = -3  # ``_policy``: a ``NETWORK`` seat is to choose
+SKIP = -4  # ``run_rollouts``' first action: a game to leave as it is
 
 
 @njit(cache=True, inline="always")
@@ -88,11 +94,18 @@ def _policy(
     noise: int,
 ) -> int:
     """The rollout policy's next action: an owed draw at once, by whichever seat owes it;
-    else greedy's, or the planner's at seat ``me`` where a card fits (as ``Playout.choice``);
-    at another seat, its ``model``'s (``rollout_policy.GREEDY``, ``PLANNER`` with the
-    ``their`` planner, or ``NOISY``: a random legal action ``noise`` / 2**20 of the time)."""
+    else, at a seat whose ``model`` is ``NETWORK``, its only legal action or ``WAIT`` (the
+    network chooses); else greedy's, or the planner's at seat ``me`` where a card fits (as
+    ``Playout.choice``); at another seat, its ``model``'s (``rollout_policy.GREEDY``,
+    ``PLANNER`` with the ``their`` planner, or ``NOISY``: a random legal action ``noise`` /
+    2**20 of the time)."""
     if r.owes >= 0:
         return DRAW_ACTION
+    if model == NETWORK:
+        bits = r.legal
+        if bits & (bits - 1) != 0:
+            return WAIT
+        return lowest_bit(bits)
     a = greedy_action(r, p, ranks, margin)
     if r.to_play == me:
         if use_plan and a != DISCARD_ACTION and not (p.match == POINTS and nothing_fits(r, p, me)):
@@ -119,12 +132,17 @@ def run_rollouts(
     models: np.ndarray,
     their: np.ndarray,
     noise: int,
+    waiting: np.ndarray,
+    steps: np.ndarray,
 ) -> int:
     """Play every game on from its record: ``first[g]`` by the seat to play (-1: the
-    policy's choice), then the rollout policy (the planner at seat ``me`` when ``planner`` is
-    not empty; at another seat s, greedy, or ``models[g, s]`` when ``models`` has rows) to the
-    horizon. With a ``trace`` of shape (B, T), ``trace[g]`` receives the actions played
-    (``first`` included), then -1. Returns the number of actions played."""
+    policy's choice; ``SKIP``: leave game g as it is), then the rollout policy (the planner at
+    seat ``me`` when ``planner`` is not empty; at a seat s, greedy, or ``models[g, s]`` when
+    ``models`` has rows) to the horizon, or until a ``NETWORK`` seat is to choose: then
+    ``waiting[g]`` is set and game g stops there, for its next call to give that choice as
+    ``first[g]``. With a ``trace`` of shape (B, T), ``trace[g]`` receives the actions played
+    (``first`` included) from ``steps[g]`` on, then -1; ``steps[g]`` counts game g's actions
+    over the calls. Returns the number of actions played."""
     p = params[0]
     sc = scripts_of(script)
     use_plan = planner.shape[0] > 0
@@ -135,12 +153,15 @@ def run_rollouts(
     for g in range(games.shape[0]):
         r = games[g]
         a = first[g]
+        if a == SKIP:
+            continue
         if a < 0:  # no first action: the policy's, from a position where a seat is to play
             r.legal = legal_bits(r, p)  # (``record_of`` leaves it unset)
             m = models[g, r.to_play] if modelled else GREEDY
             a = _policy(r, p, me, ranks, margin, planner, use_plan, cnt, m, their, noise)
-        t = 0
-        while True:
+        t = steps[g]
+        start = t
+        while a != WAIT:
             if t < room:
                 trace[g, t] = a
             t += 1
@@ -152,9 +173,12 @@ def run_rollouts(
                 break
             m = models[g, r.to_play] if modelled else GREEDY
             a = _policy(r, p, me, ranks, margin, planner, use_plan, cnt, m, their, noise)
-        if t < room:
+        if a == WAIT:
+            waiting[g] = 1
+        elif t < room:
             trace[g, t] = -1
-        played += t
+        steps[g] = t
+        played += t - start
     return played
 
 
@@ -267,9 +291,12 @@ class CompiledRollouts:
         script: np.ndarray | None = None,
         trace: np.ndarray = NO_TRACE,
         models: np.ndarray = NO_MODELS,
+        network: Network | None = None,
     ) -> int:
         """Play every record on (see ``run_rollouts``); the actions played. ``models``: a
-        row per record, each seat's model (``GREEDY``, ``PLANNER``, ``NOISY``)."""
+        row per record, each seat's model (``GREEDY``, ``PLANNER``, ``NOISY``, ``NETWORK``).
+        Where a ``NETWORK`` seat is to choose, the rollouts waiting there are handed to
+        ``network`` all at once (their records), whose actions they then play on from."""
         firsts = np.asarray(first, dtype=np.int64)
         planner = self.planner if plan else self.planner[:0]
         sc = scripts(len(games)) if script is None else script
@@ -277,22 +304,37 @@ class CompiledRollouts:
             raise ValueError(f"models must be a row of {self.rules.players} per record")
         if len(models) and (models == PLANNER).any() and not len(self.their):
             raise ValueError("a seat modelled by the planner needs their planner's numbers")
-        return int(
-            run_rollouts(
-                games,
-                self.params,
-                sc,
-                firsts,
-                self.me,
-                self.ranks,
-                self.margin,
-                planner,
-                trace,
-                np.ascontiguousarray(models, dtype=np.int8),
-                self.their,
-                self.noise,
+        if len(models) and network is None and (models == NETWORK).any():
+            raise ValueError("a seat modelled by a network needs the network")
+        rows = np.ascontiguousarray(models, dtype=np.int8)
+        waiting = np.zeros(len(games), dtype=np.int8)
+        steps = np.zeros(len(games), dtype=np.int64)
+        played = 0
+        while True:
+            played += int(
+                run_rollouts(
+                    games,
+                    self.params,
+                    sc,
+                    firsts,
+                    self.me,
+                    self.ranks,
+                    self.margin,
+                    planner,
+                    trace,
+                    rows,
+                    self.their,
+                    self.noise,
+                    waiting,
+                    steps,
+                )
             )
-        )
+            if network is None or not waiting.any():
+                return played
+            wait = np.flatnonzero(waiting)
+            firsts = np.full(len(games), SKIP, dtype=np.int64)
+            firsts[wait] = network(games[wait])
+            waiting[:] = 0
 
 
 def _planner_array(planner: Sequence[float] | None) -> np.ndarray:
