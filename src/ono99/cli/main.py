@@ -3,6 +3,15 @@
 
 from __future__ import annotations
 
+import os
+
+# One BLAS thread per process, before anything loads NumPy. The program's networks run small
+# batches (a hint's rollouts wait on the network a few hundred rows at a time) beside other
+# work — a server's connections, one process per core in tournaments — and OpenBLAS's threads
+# for every core only compete with it: a hint cost 76 ms of CPU with them against 39 ms with
+# one (docs/bots.md). A person's own setting is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import click
 
 from .. import __version__
