@@ -23,6 +23,7 @@ one (issue 24).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -222,6 +223,40 @@ def test_the_compiled_planner_values_what_the_planner_values(
 # --------------------------------------------------------------------------- the others' models
 
 
+def _choices(rules: Rules, seed: int, games: int, each: int) -> Iterator[tuple[State, int]]:
+    """About a third of the positions with a choice in ``games`` random engine games from
+    ``seed``, at most ``each`` more from each game, with the seat to play."""
+    rng = random.Random(seed)
+    found = 0
+    for g in range(games):
+        state = new_game(rules, seed + g)
+        while not state.over and found < each * (g + 1):
+            seat = state.to_play
+            assert seat is not None
+            legal = legal_actions(state)
+            if len(legal) > 1 and rng.random() < 0.3:
+                found += 1
+                yield state, seat
+            if state.owes_draw:
+                state = apply(state, state.owes_draw[0], DRAW)
+                continue
+            state = apply(state, seat, rng.choice(legal))
+
+
+def _takes_the_engines_actions(
+    state: State, end: State, compiled: CompiledRollouts, **run: Any
+) -> None:
+    """The compiled rollout from ``state``, given ``end``'s reshuffles, plays exactly the
+    actions the engine played from ``state`` to ``end``, then stops."""
+    trace = np.zeros((1, TRACE), dtype=np.int16)
+    games = _scripted(end, record_of(state))
+    played = compiled.run(games, [-1], script=_script(end), trace=trace, **run)
+    assert games["error"][0] == 0
+    want = [a.index for _, a in chain_items(end.history, state.moves)]
+    assert trace[0, :played].tolist() == want, f"seed {state.setup.seed} move {state.moves}"
+    assert trace[0, played] == -1
+
+
 @pytest.mark.parametrize(
     "rules",
     [make_rules("2022", players=4), make_rules("1980", players=3, match="tokens")],
@@ -231,34 +266,18 @@ def test_seats_modelled_by_the_planner_plan_as_the_engine_played_by_it_does(rule
     """Every other seat's model ``PLANNER`` (bots/opponents.py): the compiled rollout takes
     the engine's actions with the searcher's planner at its seat and the ``their`` planner at
     every other one, from the same position and reshuffles."""
-    rng = random.Random(8)
     checked = 0
-    for seed in range(6):
-        state = new_game(rules, 300 + seed)
-        while not state.over and checked < 6 * (seed + 1):
-            seat = state.to_play
-            assert seat is not None
-            legal = legal_actions(state)
-            if len(legal) > 1 and rng.random() < 0.3:
-                me = view(state, seat)
-                mine = Planner(rules, unseen_counts(me), VARIED)
-                theirs = Planner(rules, unseen_counts(me), DEFAULT)
-                compiled = CompiledRollouts(
-                    rules, RANKED, planner_values(mine), seat, their=planner_values(theirs)
-                )
-                models = np.full((1, rules.players), policy.PLANNER, dtype=np.int8)
-                end, _ = engine_rollout(state, state.round, seat, mine, others=theirs)
-                trace = np.zeros((1, TRACE), dtype=np.int16)
-                games = _scripted(end, record_of(state))
-                played = compiled.run(games, [-1], script=_script(end), trace=trace, models=models)
-                assert games["error"][0] == 0
-                want = [a.index for _, a in chain_items(end.history, state.moves)]
-                assert trace[0, :played].tolist() == want, f"seed {seed} move {state.moves}"
-                checked += 1
-            if state.owes_draw:
-                state = apply(state, state.owes_draw[0], DRAW)
-                continue
-            state = apply(state, seat, rng.choice(legal))
+    for state, seat in _choices(rules, 300, 6, 6):
+        me = view(state, seat)
+        mine = Planner(rules, unseen_counts(me), VARIED)
+        theirs = Planner(rules, unseen_counts(me), DEFAULT)
+        compiled = CompiledRollouts(
+            rules, RANKED, planner_values(mine), seat, their=planner_values(theirs)
+        )
+        models = np.full((1, rules.players), policy.PLANNER, dtype=np.int8)
+        end, _ = engine_rollout(state, state.round, seat, mine, others=theirs)
+        _takes_the_engines_actions(state, end, compiled, models=models)
+        checked += 1
     assert checked >= 10
 
 
@@ -277,7 +296,6 @@ def test_seats_modelled_by_the_network_play_as_the_engine_played_by_it_does(rule
     view, so the rollout takes the engine's actions with that bot at those seats —
     alternately the searcher's own seat and the next one, and every other seat with the
     planner at the searcher's."""
-    rng = random.Random(9)
     net = NeuralBot()
     network = network_policy(rules)
     calls: list[int] = []
@@ -286,48 +304,21 @@ def test_seats_modelled_by_the_network_play_as_the_engine_played_by_it_does(rule
         calls.append(len(games))
         return network(games)
 
+    n = rules.players
     checked = 0
-    for seed in range(8):
-        state = new_game(rules, 400 + seed)
-        while not state.over and checked < 4 * (seed + 1):
-            seat = state.to_play
-            assert seat is not None
-            legal = legal_actions(state)
-            if len(legal) > 1 and rng.random() < 0.3:
-                n = rules.players
-                mine = Planner(rules, unseen_counts(view(state, seat)), DEFAULT)
-                others = {(seat + k) % n for k in range(1, n)}
-                seats, planner = (
-                    ({seat, (seat + 1) % n}, None) if checked % 2 == 0 else (others, mine)
-                )
-                models = np.zeros((1, n), dtype=np.int8)
-                models[0, sorted(seats)] = policy.NETWORK
-                end, _ = engine_rollout(
-                    state, state.round, seat, planner, network=net, network_seats=seats
-                )
-                compiled = CompiledRollouts(
-                    rules, RANKED, None if planner is None else planner_values(planner), seat
-                )
-                trace = np.zeros((1, TRACE), dtype=np.int16)
-                games = _scripted(end, record_of(state))
-                played = compiled.run(
-                    games,
-                    [-1],
-                    plan=planner is not None,
-                    script=_script(end),
-                    trace=trace,
-                    models=models,
-                    network=counted,
-                )
-                assert games["error"][0] == 0
-                want = [a.index for _, a in chain_items(end.history, state.moves)]
-                assert trace[0, :played].tolist() == want, f"seed {seed} move {state.moves}"
-                assert trace[0, played] == -1
-                checked += 1
-            if state.owes_draw:
-                state = apply(state, state.owes_draw[0], DRAW)
-                continue
-            state = apply(state, seat, rng.choice(legal))
+    for state, seat in _choices(rules, 400, 8, 4):
+        mine = Planner(rules, unseen_counts(view(state, seat)), DEFAULT)
+        others = {(seat + k) % n for k in range(1, n)}
+        seats, planner = ({seat, (seat + 1) % n}, None) if checked % 2 == 0 else (others, mine)
+        models = np.zeros((1, n), dtype=np.int8)
+        models[0, sorted(seats)] = policy.NETWORK
+        end, _ = engine_rollout(state, state.round, seat, planner, network=net, network_seats=seats)
+        compiled = CompiledRollouts(
+            rules, RANKED, None if planner is None else planner_values(planner), seat
+        )
+        run = {"plan": planner is not None, "models": models, "network": counted}
+        _takes_the_engines_actions(state, end, compiled, **run)
+        checked += 1
     assert checked >= 10
     assert len(calls) >= checked  # the network was asked, not bypassed
 
