@@ -107,10 +107,10 @@ def test_compiled_worlds_vary_and_keep_forced_cards_in_hands() -> None:
 )
 def test_the_compiled_expert_sees_only_its_view(index: int, rules: Rules) -> None:
     """V1: two states that differ only in what the seat cannot see give the compiled expert,
-    seeded alike, the same choice and the same estimates; tuned, with the adaptive budget and
-    worlds weighed by the opponents' play and the opponents read as a mixture (the network
-    among them), too, and (at two positions) with the network playing every seat of the
-    rollouts."""
+    seeded alike, the same choice and the same estimates; with every opponent played as the
+    heuristic; tuned, with the adaptive budget and worlds weighed by the opponents' play and
+    the opponents read as a mixture (the network among them); and (at two positions) with the
+    network playing every seat of the rollouts."""
     rng = random.Random(f"peek-compiled:{index}")
     checked = 0
     for state, seat in _positions(rules, 500 + index, every=4):
@@ -120,6 +120,7 @@ def test_the_compiled_expert_sees_only_its_view(index: int, rules: Rules) -> Non
         network = [{"prior": "neural", "rollout": "neural-all"}] if checked < 2 else []
         for options in (
             {},
+            {"opponents": "heuristic"},
             {"tuned": True, "budget": "adaptive", "weigh": True, "opponents": "mixture"},
             *network,  # a step of the network per action of a rollout: two positions
         ):

@@ -94,10 +94,24 @@ def test_the_weights_read_nothing_hidden_and_the_draw_follows_them() -> None:
             assert share == pytest.approx(w[m], abs=0.03)
 
 
+def test_fixed_models_read_nothing_and_draw_only_their_model() -> None:
+    """``fixed``: every opponent is the model outright (a random player too, whose plays the
+    mixture reads as noisy), and every world's rollouts play it so."""
+    states = _played("1980", ["greedy", "random", "heuristic"], 31)
+    v = view(states[len(states) // 2], 0)
+    assert OpponentModels(v).weights[1][NOISY] > 0.5  # read from its plays: noisy
+    fixed = OpponentModels(v, fixed="heuristic")
+    assert fixed.weights == {1: (0.0, 1.0, 0.0, 0.0), 2: (0.0, 1.0, 0.0, 0.0)}
+    assert all(row == [0, HEURISTIC, HEURISTIC] for row in fixed.draw(random.Random(2), 50))
+    with pytest.raises(ValueError, match="a model is one of greedy, heuristic, noisy, neural"):
+        OpponentModels(v, fixed="people")
+
+
 def test_the_expert_reads_the_mixture_only_when_compiled() -> None:
-    with pytest.raises(ValueError, match="compiled=True"):
-        ExpertBot(1, opponents="mixture")
-    with pytest.raises(ValueError, match="opponents must be one of greedy, mixture"):
+    for opponents in ("mixture", "heuristic"):
+        with pytest.raises(ValueError, match="compiled=True"):
+            ExpertBot(1, opponents=opponents)
+    with pytest.raises(ValueError, match="opponents must be one of greedy, mixture, heuristic"):
         ExpertBot(1, compiled=True, opponents="people")
     states = _played("2022", ["greedy", "random", "heuristic"], 8)
     for state in states[::9]:

@@ -71,7 +71,9 @@ proportion (``compiled_search.resample``): no cap on tries, no play forgotten.
 ``opponents="mixture"`` (compiled only) plays each other seat of the rollouts by a model —
 greedy, the heuristic, a noisy player or the ``neural`` network — drawn per world from
 weights that the seat's own plays of the whole game update (``bots/opponents.py``), instead
-of greedy at every seat.
+of greedy at every seat; ``opponents="heuristic"`` plays every other seat by the heuristic's
+planner (a strong opponent: heads up against another searching expert it gained three points,
+docs/bots.md).
 
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.
@@ -113,7 +115,7 @@ HIGH_ROOM = 25  # adaptive: a total within this of the limit is a high one
 BOOST = 4  # adaptive: the worlds at a high total or owing two, times the fixed budget
 STOP_Z = 2.0  # adaptive: stop once no candidate is within this many errors of the first
 WHOLE_ROUND = 1000  # weigh: constraints kept per opponent (every play of the round)
-OPPONENTS = ("greedy", "mixture")  # how the rollouts play the others (``opponents.py``)
+OPPONENTS = ("greedy", "mixture", "heuristic")  # how the rollouts play the others (opponents.py)
 
 
 def prior_bot(prior: str, weights: str | None = None) -> Bot:
@@ -323,8 +325,8 @@ class ExpertBot:
         # seat's own plays weigh (compiled only).
         if opponents not in OPPONENTS:
             raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
-        if opponents == "mixture" and not compiled:
-            raise ValueError("opponents='mixture' models the compiled rollouts' players: "
+        if opponents != "greedy" and not compiled:
+            raise ValueError(f"opponents={opponents!r} models the compiled rollouts' players: "
                              "compiled=True")  # fmt: skip
         self.opponents = opponents
 
@@ -365,6 +367,15 @@ class ExpertBot:
         if self.tuned and self.prior == "heuristic":
             return HeuristicBot(constants=self._constants(view))
         return self._prior_bot
+
+    def _opponents(self, view: View) -> OpponentModels | None:
+        """How the compiled rollouts play the other seats: greedy (None), a mixture read from
+        their plays, or every one the heuristic's planner."""
+        if self.opponents == "mixture":
+            return OpponentModels(view)
+        if self.opponents == "heuristic":
+            return OpponentModels(view, fixed="heuristic")
+        return None
 
     def _worlds(self, view: View, candidates: int) -> int:
         """The worlds of one search: the fixed budget's, times ``BOOST`` where the adaptive
@@ -408,7 +419,7 @@ class ExpertBot:
                 time_limit=self.time_limit,
                 stop_z=STOP_Z if self.budget == "adaptive" else None,
                 weigh=Inference(view, depth=WHOLE_ROUND, error=self.error) if self.weigh else None,
-                opponents=OpponentModels(view) if self.opponents == "mixture" else None,
+                opponents=self._opponents(view),
                 rollout=self.rollout,
                 weights=self.weights,
             )

@@ -115,13 +115,22 @@ def network_choices(
 class OpponentModels:
     """Every opponent's weights over ``MODELS``, read from one view's public log: the whole
     game's plays (a player keeps its way of playing from round to round), busts left out
-    (under points scoring a bust is forced, and says nothing of the player)."""
+    (under points scoring a bust is forced, and says nothing of the player). With ``fixed``,
+    every opponent is that model and the log is not read (``ExpertBot(opponents=
+    "heuristic")``: a searching expert, heads up, plays much as its heuristic prior does)."""
 
-    def __init__(self, v: View) -> None:
+    def __init__(self, v: View, *, fixed: str | None = None) -> None:
         self.players = v.players
         # How a ``heuristic`` opponent plans in the rollouts: its own constants, and the
         # chances from the cards this seat has not seen (the nearest it knows to theirs).
         self.planner = Planner(v.rules, unseen_counts(v), DEFAULT)
+        self.weights: dict[int, tuple[float, ...]] = {}
+        if fixed is not None:  # every opponent is that model outright, whatever it played
+            if fixed not in MODELS:
+                raise ValueError(f"a model is one of {', '.join(MODELS)}, not {fixed!r}")
+            one = tuple(1.0 if m == fixed else 0.0 for m in MODELS)
+            self.weights = {s: one for s in range(v.players) if s != v.seat}
+            return
         logs = {s: [log(p) for p in PRIOR] for s in range(v.players) if s != v.seat}
         last: tuple[int, int] | None = None  # (seat, card) of the play before
         for seat, total, owed, card, data in plays_of(v, whole_game=True):
@@ -131,7 +140,6 @@ class OpponentModels:
                 continue
             for i, p in enumerate(likelihoods(v.rules, total, owed, ono, card)):
                 logs[seat][i] += log(p)
-        self.weights: dict[int, tuple[float, ...]] = {}
         for seat, ls in logs.items():
             top = max(ls)
             w = [exp(x - top) for x in ls]
