@@ -72,8 +72,8 @@ proportion (``compiled_search.resample``): no cap on tries, no play forgotten.
 greedy, the heuristic, a noisy player or the ``neural`` network — drawn per world from
 weights that the seat's own plays of the whole game update (``bots/opponents.py``), instead
 of greedy at every seat; ``opponents="heuristic"`` plays every other seat by the heuristic's
-planner (a strong opponent: heads up against another searching expert it gained three points,
-docs/bots.md).
+planner, whatever it played (heads up against another searching expert: −0.2 ± 1.4 points over
+5,000 paired games, docs/bots.md).
 
 ``search="ismcts"`` replaces this search by an information-set MCTS over the seat's own
 decisions, making as many rollouts as it would (``bots/ismcts.py``); ``"pimc"`` is the above.

@@ -65,9 +65,9 @@ def likelihoods(
     planner = Planner(rules, counts(pool), DEFAULT)
     kinds = planner.playable_kinds(total, owed, ono_played)
     rank = ranks(False, owed, total, rules.max_total)
-    hands = [sorted([card, *rng.sample(pool, HAND_SIZE - 1)]) for _ in range(SAMPLES)]
     if card not in kinds:  # not playable here (cannot happen in a real play): no evidence
         return nothing
+    hands = [sorted([card, *rng.sample(pool, HAND_SIZE - 1)]) for _ in range(SAMPLES)]
     trained = network_choices(rules, total, owed, ono_played, hands)
     sums = [0.0] * len(MODELS)
     for hand, neural in zip(hands, trained, strict=True):
