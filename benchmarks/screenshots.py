@@ -9,9 +9,13 @@ taken. The shuffle is secret and fresh, so every run shows another game.
 
     python benchmarks/screenshots.py                      # writes docs/screenshots/table-*.png
     python benchmarks/screenshots.py --out /tmp/shots --end   # ... and the end screens too
+    python benchmarks/screenshots.py --home               # the home page: home-*.png
 
 The same seat is also shown on a phone in each language, at the same moment, in
 ``i18n/<lang>-game-phone.png`` under the output folder (``docs/translating/README.md`` shows them).
+``--home`` takes the home page instead, with Play now and three public tables waiting for
+players (one opened by Play now, counting down to its bots), on a laptop and a phone and on a
+phone in each language (``i18n/<lang>-home-phone.png``).
 
 Needs the ``test`` extra (playwright, httpx) and ``/usr/bin/chromium`` (or ONO99_CHROMIUM).
 The PNGs are reduced to a 256-colour palette when Pillow is there, to keep the repository small.
@@ -191,13 +195,76 @@ async def take(out: Path, lines: int, end: bool, attempts: int = 10) -> list[Pat
     sys.exit(f"no game lasted long enough in {attempts} tries")
 
 
+def public_tables(base: str) -> None:
+    """Three public tables waiting for players, as the home page lists them."""
+    seats: list[dict[str, Any]] = [
+        {"kind": "human"},
+        {"kind": "human"},
+        {"kind": "bot", "bot": "greedy"},
+    ]
+    for name, rules, lang in (
+        ("Ana", {"edition": "2022"}, "el"),
+        ("Chloé", {"edition": "1980"}, "es"),
+    ):
+        body = {"rules": rules, "seats": seats, "name": name, "public": True, "lang": lang}
+        httpx.post(f"{base}/api/tables", json=body, timeout=20).raise_for_status()
+    ask = {"name": "Leo", "edition": "2022", "players": 4, "bot": "greedy"}
+    httpx.post(f"{base}/api/quick", json=ask, timeout=20).raise_for_status()
+
+
+async def home_page(browser: Browser, base: str, phone: bool, lang: str | None = None) -> Page:
+    view = (
+        {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+        if phone
+        else {"viewport": DESKTOP}
+    )
+    context = await browser.new_context(device_scale_factor=1, **view)  # type: ignore[arg-type]
+    if lang is not None:
+        await context.add_init_script(f"localStorage.setItem('ono99.lang', '{lang}')")
+    page = await context.new_page()
+    page.on("pageerror", lambda exc: print(f"script error: {exc}", file=sys.stderr))
+    await page.goto(base + "/")
+    await expect(page.locator(".public-panel li.public-table")).to_have_count(3)
+    return page
+
+
+async def take_home(out: Path) -> list[Path]:
+    if not CHROMIUM.exists():
+        sys.exit(f"no browser at {CHROMIUM}: apt-get install chromium (or set ONO99_CHROMIUM)")
+    (out / "i18n").mkdir(parents=True, exist_ok=True)
+    shots: list[Path] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        config = ServerConfig(db=str(Path(tmp) / "shots.db"), http_rate=0, quick_wait=60)
+        with BackgroundServer(config) as server:
+            public_tables(server.url)
+            async with async_playwright() as pw:
+                browser = await launch_chromium(pw)
+                for phone, name in ((False, "home-desktop.png"), (True, "home-phone.png")):
+                    page = await home_page(browser, server.url, phone)
+                    shots.append(out / name)
+                    await page.screenshot(path=shots[-1], full_page=True)
+                    await page.context.close()
+                for lang in LANGUAGES:
+                    page = await home_page(browser, server.url, True, lang)
+                    await expect(page.locator("html")).to_have_attribute("lang", lang)
+                    shots.append(out / "i18n" / f"{lang}-home-phone.png")
+                    await page.screenshot(path=shots[-1], full_page=True)
+                    await page.context.close()
+                await browser.close()
+    for path in shots:
+        shrink(path)
+    return shots
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--lines", type=int, default=14, help="log lines before the picture")
     parser.add_argument("--end", action="store_true", help="also the end screens")
+    parser.add_argument("--home", action="store_true", help="the home page instead")
     args = parser.parse_args()
-    for path in asyncio.run(take(args.out, args.lines, args.end)):
+    shots = take_home(args.out) if args.home else take(args.out, args.lines, args.end)
+    for path in asyncio.run(shots):
         print(f"{path}  {path.stat().st_size // 1024} KiB")
 
 

@@ -160,11 +160,12 @@ async def create_table(
 ) -> None:
     """Fill the home page's form: ``seats`` holds "human" or "bot:NAME" per seat."""
     await page.goto(base + "/")
-    await page.get_by_label("Your name").fill(name)
-    await page.get_by_label("Players", exact=True).select_option(label=f"{len(seats)} players")
+    form = page.get_by_role("form", name="Create a table")
+    await form.get_by_label("Your name").fill(name)
+    await form.get_by_label("Players", exact=True).select_option(label=f"{len(seats)} players")
     for i, kind in enumerate(seats):
-        await page.get_by_label(f"Seat {i + 1}", exact=True).select_option(kind)
-    await page.get_by_label("Turn timer").select_option(label=timer)
+        await form.get_by_label(f"Seat {i + 1}", exact=True).select_option(kind)
+    await form.get_by_label("Turn timer").select_option(label=timer)
 
 
 async def invite_link(page: Page) -> str:
@@ -453,10 +454,11 @@ def test_draw_penalty_is_played_with_the_draw_button(
             await create_table(
                 page, base, "Ana", ["human", "bot:greedy", "bot:random"], timer="No timer"
             )
-            await page.get_by_label("1980 edition").check()
-            await page.get_by_text("Rule options").click()
-            await page.get_by_label("Draw penalty").check()
-            await page.get_by_label("Match", exact=True).select_option("single")
+            form = page.get_by_role("form", name="Create a table")
+            await form.get_by_label("1980 edition").check()
+            await form.get_by_text("Rule options").click()
+            await form.get_by_label("Draw penalty").check()
+            await form.get_by_label("Match", exact=True).select_option("single")
             await page.screenshot(path=artifacts / "create-options.png", full_page=True)
             await page.get_by_role("button", name="Create the table").click()
             rules = page.locator("#lobby-rules")
@@ -679,7 +681,7 @@ def test_long_words_do_not_overflow_a_phone(fast_server: BackgroundServer, artif
             page = await context.new_page()
             watch_errors(page, "host", errors)
             await page.goto(base + "/")
-            await expect(page.locator("form button.primary")).to_contain_text("Ἀντι")
+            await expect(page.locator("form.play-now button.primary")).to_contain_text("Ἀντι")
             await page.locator("details.options summary").click()
             await fits_width(page)
             await page.screenshot(path=artifacts / "long-home-phone.png", full_page=True)

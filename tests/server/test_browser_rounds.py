@@ -83,6 +83,8 @@ def test_a_round_ends_on_its_summary_until_everyone_continues(
                 await ana.locator("#continue").click()
                 await expect(ana.locator("#continue")).to_have_count(0)
                 await expect(ana.locator("#round-waiting")).to_contain_text("Ben")
+                # Issue 41: a null child (the missing Continue button) was written as "null".
+                await expect(ana.locator("#round-summary")).not_to_contain_text("null")
                 await expect(ben.locator("#round-summary")).to_be_visible()
                 await ben.locator("#continue").click()
                 for page in (ana, ben):

@@ -225,10 +225,25 @@ def test_bot_moves_are_shown_one_at_a_time_and_catch_up(
             # Updates that arrived together were shown apart, each with its moment on screen.
             bunched = [(a, b) for a, b in pairs if b[0] - a[0] < 100]
             assert len(bunched) >= 2, shown
-            assert all(b[1] - a[1] >= 100 for a, b in pairs), shown
+
+            # Each had its moment, unless the table was behind: then it catches up at once
+            # (table/queue.js), as no update may wait longer than 1.5 s to be shown — which
+            # the queue's budget does only when the update is late, or three or more wait
+            # behind it (its share of what is left of 1.5 s is then under a step's 150 ms).
+            def behind(k: int) -> int:
+                return sum(1 for arrived, _ in shown[k + 1 :] if arrived <= shown[k][1])
+
+            apart = [
+                b[1] - a[1] >= 100 or b[1] - b[0] > 1000 or behind(k + 1) >= 3
+                for k, (a, b) in enumerate(pairs)
+            ]
+            assert all(apart), shown
             # None waited long: the queue speeds up rather than fall behind.
-            assert max(at - arrived for arrived, at in shown) < 8000, shown
-            assert await page.evaluate("window.seen.flights") >= len(shown) - 2
+            assert max(at - arrived for arrived, at in shown) < 2000, shown
+            # A card flew for each, but those the queue showed at once to catch up.
+            paced = [k for k in range(len(shown)) if shown[k][1] - shown[k][0] <= 1000]
+            paced = [k for k in paced if behind(k) < 3]
+            assert await page.evaluate("window.seen.flights") >= len(paced) - 2
             # The table shows the game's own total once it has caught up.
             lines = [text for _, text in await page.evaluate("window.seen.lines") if "→" in text]
             total = re.findall(r"→ (-?\d+)", lines[-1])[-1]

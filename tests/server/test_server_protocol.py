@@ -507,7 +507,7 @@ def test_every_string_the_client_looks_up_is_in_the_catalog() -> None:
     from ono99.engine import OPTIONS, REASONS, Status
 
     catalog = browser_catalog("en")
-    source = "\n".join(p.read_text(encoding="utf-8") for p in (STATIC / "js").glob("*.js"))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (STATIC / "js").rglob("*.js"))
     literal = set(re.findall(r"""\bt[n]?\(\s*["']([a-z0-9_.]+)["']""", source))
     assert len(literal) > 100
     from ono99.bots import BOT_INFO

@@ -6,12 +6,16 @@ change closes is usually on another process than the one that made it)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from ono99.server import BackgroundServer
+from ono99.server.hub import Hub
+from ono99.session import Effects, Identity, Settings, Table, parse_table_request, wire
+from ono99.storage import SqliteStore
 from server_support import (
     TIMEOUT,
     Client,
@@ -49,7 +53,9 @@ def test_a_person_leaves_mid_game_the_stand_in_plays_and_a_newcomer_takes_the_se
         await leaver.send({"type": "leave", "id": "bye"})
         assert await close_code(leaver) == 4401  # the client forgets the link and watches
         table = await ana.expect("table", lambda m: m["seats"][1]["open"])
-        assert table["seats"][1]["name"] is None and table["phase"] == "playing"
+        # Open to anyone, and still named for the one who left (the log says whose it was).
+        left = table["seats"][1]
+        assert left["name"] == "P1" and left["left"] and table["phase"] == "playing"
         # The old link holds nothing now, on any process.
         again = await Client.open(server.ws_url, code, None, "watcher")
         with pytest.raises(ConnectionClosed):
@@ -69,13 +75,16 @@ def test_a_person_leaves_mid_game_the_stand_in_plays_and_a_newcomer_takes_the_se
             await player.send({"type": "act", "action": player.view["legal"][0]})
             await ana.expect("update", lambda m, n=ana.moves: m["moves"] == n + 1)
         assert stood_in is not None and stood_in["by"] == "away"
-        # A newcomer takes the seat mid-game, with its hand; the stand-in stops.
-        joined = join(server.url, code, "Zoé")
+        # A newcomer takes the seat mid-game, with its hand; the stand-in stops. The name of
+        # the one who left is nobody's: the newcomer may have it.
+        joined = join(server.url, code, "P1")
         assert joined["seat"] == 1
-        zoe = await Client.open(server.ws_url, code, joined["token"], "Zoé")
+        zoe = await Client.open(server.ws_url, code, joined["token"], "the new P1")
         assert zoe.view is not None and zoe.view["seat"] == 1 and len(zoe.view["hand"]) >= 1
-        assert zoe.table is not None and zoe.table["seats"][1]["name"] == "Zoé"
-        assert not zoe.table["seats"][1]["open"]
+        assert zoe.table is not None and zoe.table["seats"][1]["name"] == "P1"
+        assert not zoe.table["seats"][1]["open"] and not zoe.table["seats"][1]["left"]
+        seen = await ana.expect("table", lambda m: m["seats"][1]["connected"])
+        assert (seen["seats"][1]["name"], seen["seats"][1]["left"]) == ("P1", False)
         # The one who left, watching now, never sees a hand again.
         await again.drain()
         assert again.view is not None and again.view["hand"] is None
@@ -102,6 +111,7 @@ def test_the_host_opens_a_person_s_seat_and_only_the_host_may(
         assert await close_code(ben) == 4401
         table = await ana.expect("table", lambda m: m["seats"][1]["open"])
         assert table["seats"][2]["kind"] == "bot"
+        assert table["seats"][1]["name"] == "P1" and table["seats"][1]["left"]  # removed
         await ana.close()
 
     run(main())
@@ -120,7 +130,8 @@ def test_in_the_lobby_a_seat_left_is_open_to_the_next_person(
         ana = await Client.open(server.ws_url, code, host["token"], "Ana")
         await ben.send({"type": "leave"})
         assert await close_code(ben) == 4401
-        await ana.expect("table", lambda m: m["seats"][1]["open"])
+        lobby = await ana.expect("table", lambda m: m["seats"][1]["open"])
+        assert lobby["seats"][1]["name"] is None and not lobby["seats"][1]["left"]
         await ana.send({"type": "start", "id": "go"})
         refused = await ana.expect("error")
         assert refused["code"] == "not_ready" and refused["id"] == "go"
@@ -170,5 +181,41 @@ def test_the_host_gives_a_leaked_link_a_new_one_and_the_old_dies_at_once(
         assert all(link["token"] not in raw for c in (back, ben, thief) for raw in c.raw)
         for c in (host, back):
             await c.close()
+
+    run(main())
+
+
+def test_a_seat_left_is_still_named_for_its_person_when_the_table_is_reloaded(
+    tmp_path: Path,
+) -> None:
+    """The name of the one who left is stored with the seat (``left_name``): a server that
+    loads the table again (after a restart, or another process) shows the seat as they left
+    it — open, named for them, marked as left."""
+
+    async def main() -> None:
+        settings = Settings(bot_delay=600, grace=600)
+        hub = Hub(SqliteStore(tmp_path / "t.db"), settings)
+        await hub.start()
+        config, name = parse_table_request(
+            {"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Ana"}, bots=settings.bots
+        )
+        table, _token, host = hub.create(config, name)
+        code = table.code
+
+        def take(t: Table) -> tuple[int, Effects]:
+            seat, _, effects = t.join("Ben", hub.now())
+            return seat, effects
+
+        ben = Identity(hub.mutate(code, take), False)
+        hub.mutate(code, lambda t: (None, t.start(host, hub.now())))
+        hub.mutate(code, lambda t: (None, t.leave(ben, hub.now())))
+        await hub.stop()
+        again = Hub(SqliteStore(tmp_path / "t.db"), settings)
+        await again.start()
+        reloaded = again.get(code)
+        assert reloaded is not None and reloaded.phase == "playing"
+        seat = wire.table_message(reloaded, again.now())["seats"][1]
+        assert (seat["name"], seat["open"], seat["left"]) == ("Ben", True, True)
+        await again.stop()
 
     run(main())

@@ -21,6 +21,8 @@ from ono99.engine import (
     view,
 )
 from ono99.session import (
+    OVER,
+    PLAYING,
     ActionTaken,
     GameFinished,
     GameStarted,
@@ -32,6 +34,7 @@ from ono99.session import (
     Settings,
     Table,
     TableConfig,
+    TableCreated,
     encode_events,
     encode_view,
     normalize_code,
@@ -42,7 +45,6 @@ from ono99.session import (
 )
 from ono99.session.credentials import CODE_ALPHABET, new_code
 from ono99.session.setup import same_name
-from ono99.session.table import OVER, PLAYING, TableCreated
 
 SETTINGS = Settings(bot_delay=1.0, grace=30.0, bots=("random", "greedy"))
 
@@ -673,6 +675,55 @@ def test_a_newcomer_takes_an_open_seat_from_the_stand_in_mid_game() -> None:
     with pytest.raises(SessionError) as err:
         table.set_seat(host, 1, "bot", "random", 0.0)
     assert err.value.code == "started"
+
+
+def test_a_person_who_leaves_mid_game_stays_named_on_the_open_seat_until_it_is_taken() -> None:
+    """docs/protocol.md, ``left``: the seat opens (anyone may join it; the stand-in plays it)
+    but keeps its person's name, marked as left, so the log still says whose tokens it lost.
+    The name is nobody's: a newcomer may take it, and a joiner takes the seat as their own."""
+    table, who, _ = make_table(["human", "human", "greedy"])
+    out = table.leave(who[1], 0.0)
+    seat = wire.table_message(table, 0.0)["seats"][1]
+    assert seat == {**seat, "name": "P1", "open": True, "left": True, "kind": "human"}
+    assert table.seats[1].open and table.seats[1].auto and table.seats[1].name is None
+    assert out.changes == [SeatChanged(1, "human", None, None, None, "P1")]
+    # The leaver's name does not refuse a newcomer, who takes it along with the seat.
+    seat_index, token, joined = table.join("p1", 0.0)
+    assert seat_index == 1 and table.identify(token) == Identity(1, False)
+    seat = wire.table_message(table, 0.0)["seats"][1]
+    assert seat == {**seat, "name": "p1", "open": False, "left": False}
+    assert joined.changes[0] == SeatChanged(1, "human", None, "p1", table.seats[1].token_hash)
+
+
+def test_a_seat_the_host_opens_mid_game_keeps_its_person_s_name_until_someone_joins() -> None:
+    table, who, _ = make_table(["human", "human", "human"])
+    table.set_seat(who[0], 2, "open", None, 0.0)
+    table.set_seat(who[0], 2, "open", None, 0.0)  # opened again: still theirs to show
+    seat = table.seats[2].to_json()
+    assert seat == {**seat, "name": "P2", "open": True, "left": True}
+    seat_index, _token, _ = table.join("Zoé", 0.0)
+    assert seat_index == 2
+    assert table.seats[2].to_json() == {**seat, "name": "Zoé", "open": False, "left": False}
+
+
+def test_only_a_person_who_played_is_named_on_the_seat_they_left() -> None:
+    """In the lobby nothing was played: a seat given up is simply open. A bot's seat opened
+    between games names nobody (a bot is not a person who left)."""
+    config, name = parse_table_request(
+        {"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Ana"}, bots=SETTINGS.bots
+    )
+    table, _token, _host, _ = Table.create("c" * 12, config, name, SETTINGS)
+    _, token, _ = table.join("Ben", 0.0)
+    table.leave(table.identify(token), 0.0)
+    seat = table.seats[1].to_json()
+    assert seat == {**seat, "name": None, "open": True, "left": False}
+    over, who = finished(["human", "human", "greedy"])
+    over.set_seat(who[0], 2, "open", None, 2e6)
+    over.set_seat(who[0], 1, "open", None, 2e6)  # between games: P1 played, and is named
+    assert [(over.seats[i].to_json()["name"], over.seats[i].left) for i in (1, 2)] == [
+        ("P1", True),
+        (None, False),
+    ]
 
 
 def finished(seats: list[str]) -> tuple[Table, dict[int, Identity]]:

@@ -85,6 +85,24 @@ def test_what_is_written_comes_back(opener: Opener) -> None:
     assert opener().load_table("abc") == store.load_table("abc")  # another connection agrees
 
 
+def test_a_seat_left_keeps_its_person_s_name_apart_from_the_seat_s_holder(opener: Opener) -> None:
+    """An open seat's ``left_name`` (docs/protocol.md, ``left``) is stored beside ``name``,
+    which stays None (nobody holds the seat), and cleared when someone takes it."""
+    store = opener()
+    fill(store)
+    with store.transaction():
+        store.bump("abc", 2)
+        store.put_seat("abc", 0, "human", None, None, None, "Ana")
+    table = store.load_table("abc")
+    assert table is not None and (table.seats[0].name, table.seats[0].left_name) == (None, "Ana")
+    assert table.seats[1].left_name is None
+    with store.transaction():
+        store.bump("abc", 3)
+        store.put_seat("abc", 0, "human", None, "Zoé", "h9")
+    table = store.load_table("abc")
+    assert table is not None and (table.seats[0].name, table.seats[0].left_name) == ("Zoé", None)
+
+
 def test_a_closed_table_keeps_its_games_and_is_no_longer_active(opener: Opener) -> None:
     store = opener()
     fill(store)
@@ -177,14 +195,20 @@ def test_sqlite_files_of_the_first_schema_are_migrated(tmp_path: Path) -> None:
     db.executescript(
         "CREATE TABLE tables (code TEXT PRIMARY KEY, config TEXT NOT NULL, "
         "host_hash TEXT NOT NULL, created REAL NOT NULL);"
-        "INSERT INTO tables VALUES ('old', '{}', 'h', 0); PRAGMA user_version=1;"
+        "CREATE TABLE seats (code TEXT NOT NULL REFERENCES tables(code), seat INTEGER, "
+        "kind TEXT NOT NULL, bot TEXT, name TEXT, token_hash TEXT, PRIMARY KEY (code, seat));"
+        "INSERT INTO tables VALUES ('old', '{}', 'h', 0);"
+        "INSERT INTO seats VALUES ('old', 0, 'human', NULL, 'Ana', 'h'); PRAGMA user_version=1;"
     )
     db.close()
     store = SqliteStore(path)
     assert store.seq("old") == 0
     assert store.idle_codes(1.0, 10) == ["old"]  # unchanged since it was made, at time 0
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert db.execute("SELECT name, left_name FROM seats").fetchall() == [("Ana", None)]
+    db.close()
 
 
 @pytest.mark.parametrize("background", [False, True])
@@ -231,7 +255,7 @@ def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
     try:
         stores = [PostgresStore(postgres_url(schema)) for _ in range(2)]
         versions = stores[1]._db.execute("SELECT version FROM schema_version").fetchall()
-        assert versions == [(1,), (2,)]
+        assert versions == [(1,), (2,), (3,), (4,)]
         for store in stores:
             store.close()
     finally:
@@ -278,3 +302,49 @@ def test_the_host_s_new_config_and_the_finished_game_s_record_come_back(opener: 
     table = store.load_table("abc")
     assert table is not None and table.config == {"y": 2}
     assert table.finished and table.record == '{"rules": {"edition": "2022"}}'
+
+
+def test_the_lobby_lists_tables_oldest_first_and_forgets_closed_ones(opener: Opener) -> None:
+    """Issue 42: the lobby's lines (server/lobby.py), and Play now's tables with a seat free
+    for a setting, the oldest first (server/quick.py)."""
+    store = opener()
+    for code in ("t1", "t2", "t3"):
+        with store.transaction():
+            store.create_table(code, "{}", "h")
+    with store.transaction():
+        store.list_table("t2", "2022/4", 3, '{"code": "t2", "free": 3}')
+    with store.transaction():
+        store.list_table("t1", "2022/4", 2, '{"code": "t1", "free": 2}')
+        store.list_table("t3", "", 1, '{"code": "t3", "free": 1}')
+    assert [t["code"] for t in store.listings(10)] == ["t2", "t1", "t3"]
+    assert store.waiting("2022/4") == ["t2", "t1"]
+    assert store.waiting("1980/4") == []
+    with store.transaction():
+        store.list_table("t2", "2022/4", 0, '{"code": "t2", "free": 0}')  # still its place
+    assert [t["code"] for t in store.listings(10)] == ["t2", "t1", "t3"]
+    assert store.waiting("2022/4") == ["t1"], "a table with no seat free is not waiting"
+    with store.transaction():
+        store.unlist_table("t2")
+        store.close_table("t1")
+    assert [t["code"] for t in opener().listings(10)] == ["t3"], "seen from another connection"
+    assert store.listings(10)[0]["opened"] > 0
+
+
+def test_a_server_wide_lock_is_held_by_one_store_at_a_time(opener: Opener) -> None:
+    first = opener()
+    assert first.try_lock("quick:2022/4")
+    assert not first.try_lock("quick:2022/4"), "not twice, even by its holder"
+    assert first.try_lock("quick:1980/4"), "another key is another lock"
+    if isinstance(first, PostgresStore):
+        second = opener()  # another process's connection
+        assert not second.try_lock("quick:2022/4")
+        first.unlock("quick:2022/4")
+        assert second.try_lock("quick:2022/4")
+        second.close()  # a process that dies lets go of its locks ...
+        deadline = time.monotonic() + 10  # ... once its backend has ended (not at once)
+        while not first.try_lock("quick:2022/4"):
+            assert time.monotonic() < deadline, "the closed connection's lock was kept"
+            time.sleep(0.05)
+    else:
+        first.unlock("quick:2022/4")
+        assert first.try_lock("quick:2022/4")

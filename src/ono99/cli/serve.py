@@ -202,6 +202,20 @@ DEFAULT = defaults()  # every option's default: the server's own (server/config.
     type=click.FloatRange(0),
     help="Seconds a new table may wait its turn before the request is refused as busy.",
 )
+@click.option(
+    "--quick-wait",
+    default=DEFAULT["quick_wait"],
+    show_default=True,
+    type=click.FloatRange(0, 3600),
+    help="Seconds a table Play now opened waits for people before bots fill its open seats.",
+)
+@click.option(
+    "--blocked-names",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="A file of names nobody may take here, one a line (~word: anywhere in a name); "
+    "read again when it changes.",
+)
 def serve_command(
     host: str,
     port: int,

@@ -18,14 +18,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..session import Settings
 from ..storage import SqliteStore, Store, open_store
-from . import http, i18n, metrics
+from . import http, i18n, installable, metrics
 from .bus import open_bus
 from .config import ServerConfig
 from .hub import Hub
 from .limits import Counts, Pace
+from .lobby import Lobby
+from .names import BlockedNames
 from .origins import OriginCheck
+from .quick import Matcher
 from .reviews import Reviews
-from .websocket import table_socket
+from .websocket import lobby_socket, table_socket
 
 STATIC = Path(__file__).parent / "static"
 
@@ -91,10 +94,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         idle=config.idle,
     )
     measured.watch(hub)
+    lobby = Lobby(store, measured, poll=config.lobby_poll)
+    hub.listing_changed = lobby.poke
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        lobby.start()
         if isinstance(stored, SqliteStore):
             stored.checkpoint_in_background()  # its disk syncs off the event loop
         refresh = None
@@ -110,6 +116,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 refresh.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await refresh
+            await lobby.stop()
             await hub.stop()
             store.close()
 
@@ -118,17 +125,22 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/t/{code}", page),
         Route("/t/{code}/replay/{game}", page),
         Route("/healthz", health),
+        Route("/manifest.webmanifest", installable.manifest),
+        Route("/sw.js", installable.service_worker),
         Route("/i18n/languages", i18n.languages),
         Route("/i18n/{lang}.json", i18n.catalog),
         Route("/rules", i18n.rules_redirect),
         Route("/rules/{lang}", i18n.rules_page),
         Route("/api/options", http.options),
         Route("/api/tables", http.create_table, methods=["POST"]),
+        Route("/api/lobby", http.lobby_list),
+        Route("/api/quick", http.play_now, methods=["POST"]),
         Route("/api/tables/{code}", http.table_info),
         Route("/api/tables/{code}/join", http.join_table, methods=["POST"]),
         Route("/api/tables/{code}/games/{game}/record", http.game_record),
         Route("/api/tables/{code}/games/{game}/replay", http.game_replay),
         Route("/api/tables/{code}/games/{game}/review", http.game_review),
+        WebSocketRoute("/ws/lobby", lobby_socket),
         WebSocketRoute("/ws/{code}", table_socket),
         *([Route("/metrics", metrics.page)] if config.metrics else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -144,6 +156,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app.state.creating = Counts()  # tables waiting their turn to be created, per address
     app.state.sockets = Counts()  # websockets per client address
     app.state.spectators = Counts()  # per table
+    app.state.lobby = lobby
+    app.state.blocked_names = BlockedNames(config.blocked_names)
+    app.state.matcher = Matcher(hub, measured, wait=config.quick_wait)
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     app.add_middleware(SecurityHeaders)
     return app

@@ -36,7 +36,15 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..session import ActionTaken, Effects, GameFinished, GameStarted, SessionError, Table
+from ..session import (
+    ActionTaken,
+    Effects,
+    GameFinished,
+    GameStarted,
+    ListingChanged,
+    SessionError,
+    Table,
+)
 from ..session.encode import dumps
 from .bus import Bus
 
@@ -177,7 +185,8 @@ class Cluster:
         others = [
             ch
             for ch in effects.changes
-            if not isinstance(ch, ActionTaken | GameStarted | GameFinished)
+            # The lobby's line is storage's alone: nothing for the others to replay.
+            if not isinstance(ch, ActionTaken | GameStarted | GameFinished | ListingChanged)
         ]
         if len(actions) == 1 and not starts and not others:
             a = actions[0]

@@ -62,6 +62,14 @@ class ServerConfig:
     create_rate: float = 20.0
     create_burst: int = 10
     create_wait: float = 10.0
+    # Play now (server/quick.py): seconds a new table waits for people before bots of its
+    # opener's level fill the seats still open; the lobby's list is read this often while
+    # someone watches it (a table opened on another process shows within that).
+    quick_wait: float = 20.0
+    lobby_poll: float = 0.5
+    # A file of names no one may take here (session/blocklist.py says how it matches), read
+    # again when it changes: the operator edits it while the server runs.
+    blocked_names: str | None = None
 
     @property
     def postgres(self) -> bool:
@@ -72,6 +80,8 @@ class ServerConfig:
         cannot serve (``workers`` processes behind one address)."""
         if not self.postgres and Path(self.db).is_dir():
             raise ValueError(f"--db must be a file, and {self.db!r} is a folder")
+        if self.blocked_names is not None and not Path(self.blocked_names).is_file():
+            raise ValueError(f"--blocked-names must be a file, and {self.blocked_names!r} is not")
         if self.redis is not None and not self.postgres:
             raise ValueError("--redis joins processes that share a postgresql:// --database")
         if self.redis is not None and not self.redis.startswith(

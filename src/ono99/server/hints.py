@@ -1,5 +1,5 @@
 """Hints for the browser (``{"type": "hint"}``, docs/protocol.md): the expert's search for a
-seat's decision, from that seat's view alone (``session.table.Hint``), run on a worker thread
+seat's decision, from that seat's view alone (``session.hint.Hint``), run on a worker thread
 once per decision however often it is asked for (a reload, a second tab): a search costs a
 CPU-quarter-second, and the event loop must never wait for one."""
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from ..session import SessionError
 from ..session.encode import dumps
-from ..session.table import Hint, prepare_hints
+from ..session.hint import Hint, prepare_hints
 from .pubsub import Subscriber
 
 log = logging.getLogger("ono99.server")
@@ -30,7 +30,7 @@ class Hints:
 
     def warm(self) -> None:
         """One search on a thread of its own, so that the first hint asked for does not wait
-        while the search loads (``session.table.prepare_hints``). A daemon: stopping the
+        while the search loads (``session.hint.prepare_hints``). A daemon: stopping the
         server does not wait for it."""
         threading.Thread(
             target=_prepare, args=(self.prepared,), name="ono99-hints", daemon=True

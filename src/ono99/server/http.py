@@ -21,6 +21,7 @@ from ..session import (
     Table,
     encode_replay,
     normalize_code,
+    parse_quick_request,
     parse_table_request,
     review_request,
     rule_options,
@@ -30,7 +31,10 @@ from ..session.setup import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLA
 from .config import ServerConfig
 from .hub import Hub
 from .limits import Counts
+from .lobby import Lobby
 from .metrics import Metrics
+from .names import BlockedNames
+from .quick import Matcher
 from .reviews import Reviews
 
 _STATUS = {
@@ -116,6 +120,11 @@ async def _json_body(request: Request) -> Any:
         raise SessionError("bad_json", "the request must be JSON") from None
 
 
+def _check_name(request: Request, name: object) -> None:
+    blocked: BlockedNames = request.app.state.blocked_names
+    blocked.check(name)
+
+
 def _table_code(request: Request) -> str:
     code = normalize_code(request.path_params.get("code", ""))
     if code is None:
@@ -139,6 +148,7 @@ async def options(request: Request) -> Response:
                 "high": high,
             },
             "limits": {"name": MAX_NAME, "message_bytes": MAX_MESSAGE_BYTES},
+            "quick": {"wait": _config(request).quick_wait},
         }
     )
 
@@ -151,6 +161,7 @@ async def create_table(request: Request) -> Response:
         config, name = parse_table_request(
             data, bots=hub.settings.bots, turn_limits=_config(request).turn_limits
         )
+        _check_name(request, name)
         counting = _check_open_tables(request)
         await _wait_turn(request)
         table, token, who = hub.create(config, name)
@@ -221,6 +232,7 @@ async def join_table(request: Request) -> Response:
         data = await _json_body(request)
         if not isinstance(data, dict) or set(data) - {"name"}:
             raise SessionError("bad_request", "send {name}")
+        _check_name(request, data.get("name"))
         hub = _hub(request)
 
         def take_seat(table: Table) -> tuple[tuple[int, str], Effects]:
@@ -231,6 +243,38 @@ async def join_table(request: Request) -> Response:
     except SessionError as exc:
         return _refused(request, exc)
     return JSONResponse({"code": code, "seat": seat, "host": False, "token": token})
+
+
+async def play_now(request: Request) -> Response:
+    """Play now (``server/quick.py``): a seat at the oldest public table waiting for the
+    setting, or at a new one; the same answer as a create or a join."""
+    try:
+        _limit(request)
+        data = await _json_body(request)
+        hub = _hub(request)
+        ask = parse_quick_request(data, bots=hub.settings.bots, default_bot=hub.settings.stand_in)
+        _check_name(request, ask.name)
+        counting = _check_open_tables(request)
+        matcher: Matcher = request.app.state.matcher
+        seated = await matcher.seat(ask)
+        if counting and seated.host:
+            _created(request).setdefault(client_address(request), []).append(seated.code)
+    except SessionError as exc:
+        return _refused(request, exc)
+    return JSONResponse(
+        {"code": seated.code, "seat": seated.seat, "host": seated.host, "token": seated.token},
+        status_code=201 if seated.host else 200,
+    )
+
+
+async def lobby_list(request: Request) -> Response:
+    """The public tables waiting for players, the oldest first (``/ws/lobby`` keeps it live)."""
+    try:
+        _limit(request)
+    except SessionError as exc:
+        return _refused(request, exc)
+    lobby: Lobby = request.app.state.lobby
+    return JSONResponse({"tables": lobby.listing()})
 
 
 async def table_info(request: Request) -> Response:

@@ -36,7 +36,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..session import PLAYING
-from ..session.table import LOBBY, OVER
+from ..session.phases import LOBBY, OVER
 from ..storage import Store
 from .hub import Hub
 
@@ -107,6 +107,31 @@ class Metrics:
             ["generation"],
             registry=own,
             buckets=PAUSE_BUCKETS,
+        )
+        self.lobby_watchers = Gauge(
+            "ono99_lobby_watchers",
+            "Websockets watching the lobby's list of public tables.",
+            registry=own,
+            multiprocess_mode="livesum",
+        )
+        self.public_tables = Gauge(
+            "ono99_public_tables",
+            "Public tables waiting for players, as the lobby last read them (the server's).",
+            registry=own,
+            multiprocess_mode="livemax",
+        )
+        self.quick_waiting = Gauge(
+            "ono99_quick_waiting",
+            "Play now requests waiting here for their setting's turn (server/quick.py).",
+            registry=own,
+            multiprocess_mode="livesum",
+        )
+        self.quick_seconds = Histogram(
+            "ono99_quick_seconds",
+            "Seconds from a Play now request's arrival to its seat (found or opened).",
+            ["outcome"],
+            registry=own,
+            buckets=LATENCY_BUCKETS,
         )
         self.hub: Hub | None = None
         self._collecting = 0.0

@@ -1,16 +1,17 @@
-"""Writing a table's changes (``session.table.Change``) to storage: one transaction per batch,
-which first checks and bumps the table's sequence number (``Store.bump``: a stale writer writes
-nothing and gets ``storage.Conflict``). A single move, most of them, is one statement of its
-own (``append_action``)."""
+"""Writing a table's changes (``session.effects.Change``) to storage: one transaction per
+batch, which first checks and bumps the table's sequence number (``Store.bump``: a stale
+writer writes nothing and gets ``storage.Conflict``). A single move, most of them, is one
+statement of its own (``append_action``)."""
 
 from __future__ import annotations
 
-from ..session.table import (
+from ..session.effects import (
     ActionTaken,
     Change,
     ConfigChanged,
     GameFinished,
     GameStarted,
+    ListingChanged,
     SeatChanged,
     TableClosed,
     TableCreated,
@@ -33,7 +34,7 @@ def save(store: Store, code: str, seq: int, changes: list[Change]) -> None:
             elif isinstance(ch, GameFinished):
                 store.finish_game(code, ch.game, ch.record)
             elif isinstance(ch, SeatChanged):
-                store.put_seat(code, ch.seat, ch.kind, ch.bot, ch.name, ch.token_hash)
+                store.put_seat(code, ch.seat, ch.kind, ch.bot, ch.name, ch.token_hash, ch.left_name)
             elif isinstance(ch, GameStarted):
                 store.start_game(code, ch.game, ch.seed, ch.dealer)
             elif isinstance(ch, TableCreated):
@@ -42,3 +43,8 @@ def save(store: Store, code: str, seq: int, changes: list[Change]) -> None:
                 store.close_table(ch.code)
             elif isinstance(ch, ConfigChanged):
                 store.set_config(code, ch.config)
+            elif isinstance(ch, ListingChanged):
+                if ch.entry is None:
+                    store.unlist_table(code)
+                else:
+                    store.list_table(code, ch.setting, ch.free, ch.entry)

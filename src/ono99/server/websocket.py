@@ -30,6 +30,7 @@ from ..session.encode import dumps
 from .config import ServerConfig
 from .hub import Hub
 from .limits import Counts
+from .lobby import Lobby
 from .metrics import Metrics
 
 # Close codes (4000–4999 are ours; see docs/protocol.md).
@@ -109,15 +110,25 @@ def error_message(exc: SessionError, ref: Any = None) -> str:
     return dumps(message)
 
 
+async def _take_address(ws: WebSocket, config: ServerConfig) -> str | None:
+    """Count this websocket against its client address (``--max-connections``); past the
+    limit, refuse it with a sentence and a close code, and say None."""
+    addresses: Counts = ws.app.state.sockets
+    address = ws.client.host if ws.client else "?"
+    if addresses.take(address, config.max_connections):
+        return address
+    await ws.accept()
+    most = config.max_connections
+    refusal = SessionError("too_many_connections", "too many connections", most=most)
+    await _refuse(ws, refusal, CLOSE_TOO_MANY)
+    return None
+
+
 async def table_socket(ws: WebSocket) -> None:
     config: ServerConfig = ws.app.state.config
     addresses: Counts = ws.app.state.sockets
-    address = ws.client.host if ws.client else "?"
-    if not addresses.take(address, config.max_connections):
-        await ws.accept()
-        most = config.max_connections
-        refusal = SessionError("too_many_connections", "too many connections", most=most)
-        await _refuse(ws, refusal, CLOSE_TOO_MANY)
+    address = await _take_address(ws, config)
+    if address is None:
         return
     try:
         await _serve(ws, config)
@@ -210,6 +221,41 @@ async def _attached(
             await asyncio.wait_for(writer, 5)
         if conn.close_code == CLOSE_TOO_SLOW:
             await _linger(ws)
+
+
+async def lobby_socket(ws: WebSocket) -> None:
+    """``/ws/lobby``: the public tables waiting for players, sent at once and again whenever
+    the list changes (``server/lobby.py``). A watcher has nothing to say: what it sends is
+    read, counted against its rate like a player's messages, and dropped."""
+    config: ServerConfig = ws.app.state.config
+    addresses: Counts = ws.app.state.sockets
+    address = await _take_address(ws, config)
+    if address is None:
+        return
+    try:
+        await ws.accept()
+        lobby: Lobby = ws.app.state.lobby
+        hub: Hub = ws.app.state.hub
+        conn = Connection(ws, config.queue_limit)
+        writer = asyncio.create_task(conn.write_loop())
+        limiter = RateLimiter(config.ws_rate, config.ws_burst, hub.now())
+        lobby.watch(conn)
+        try:
+            while not conn.closing:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not limiter.allow(hub.now()) and limiter.refused > config.max_refused:
+                    conn.close(CLOSE_POLICY)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            lobby.unwatch(conn)
+            conn.close(conn.close_code)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 5)
+    finally:
+        addresses.give_back(address)
 
 
 async def _linger(ws: WebSocket, quiet: float = 0.1, most: float = 1.0) -> None:

@@ -8,11 +8,27 @@ calls this core, stores the changes it returns, and only then fans the announcem
 imports the session and storage, never the engine or the bots (docs/architecture.md).
 """
 
+from .autoplay import Move
 from .credentials import new_code, normalize_code, token_hash
+from .effects import (
+    ActionTaken,
+    Change,
+    Effects,
+    GameFinished,
+    GameStarted,
+    ListingChanged,
+    SeatChanged,
+    Step,
+    TableClosed,
+    TableCreated,
+)
 from .encode import encode_event, encode_events, encode_replay, encode_view, replay_steps
 from .errors import SessionError
+from .phases import LOBBY, OVER, PLAYING
 from .protocol import MAX_MESSAGE_BYTES, Command, RateLimiter, message_id, parse_message
+from .quick import Listing, QuickRequest, listing, parse_quick_request, quick_config
 from .review import ReviewRequest, review_request
+from .seats import Identity, Seat
 from .setup import (
     BOT,
     HUMAN,
@@ -22,25 +38,7 @@ from .setup import (
     parse_table_request,
     rule_options,
 )
-from .table import (
-    LOBBY,
-    OVER,
-    PLAYING,
-    ActionTaken,
-    Change,
-    Effects,
-    GameFinished,
-    GameStarted,
-    Identity,
-    Move,
-    Seat,
-    SeatChanged,
-    Settings,
-    Step,
-    Table,
-    TableClosed,
-    TableCreated,
-)
+from .table import Settings, Table
 
 __all__ = [
     "BOT",
@@ -57,7 +55,10 @@ __all__ = [
     "GameFinished",
     "GameStarted",
     "Identity",
+    "Listing",
+    "ListingChanged",
     "Move",
+    "QuickRequest",
     "RateLimiter",
     "ReviewRequest",
     "Seat",
@@ -74,11 +75,14 @@ __all__ = [
     "encode_events",
     "encode_replay",
     "encode_view",
+    "listing",
     "message_id",
     "new_code",
     "normalize_code",
     "parse_message",
+    "parse_quick_request",
     "parse_table_request",
+    "quick_config",
     "replay_steps",
     "review_request",
     "rule_options",

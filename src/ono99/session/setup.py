@@ -7,9 +7,10 @@
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import EDITIONS, OPTIONS, Rules, RulesError, defaults, make_rules
@@ -33,28 +34,55 @@ class SeatSetup:
 
 
 @dataclass(frozen=True)
+class Quick:
+    """A table that Play now opened (``session/quick.py``): when nobody else has come by
+    ``fill_at`` (wall-clock seconds, ``time.time()``: every server process agrees on it),
+    ``bot`` bots take the seats still open and the game starts."""
+
+    bot: str
+    fill_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bot": self.bot, "fill_at": self.fill_at}
+
+
+@dataclass(frozen=True)
 class TableConfig:
     rules: Rules
     seats: tuple[SeatSetup, ...]
     turn_seconds: float  # 0: no turn timer
     hints: bool = True  # a seated person may ask for the expert's hint (the host decides)
+    public: bool = False  # listed in the lobby while it waits for players (the host decides)
+    lang: str | None = None  # the host's language, for the lobby's list
+    quick: Quick | None = None  # opened by Play now
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "rules": self.rules.to_dict(),
             "seats": [s.to_json() for s in self.seats],
             "turn_seconds": self.turn_seconds,
             "hints": self.hints,
         }
+        if self.public:
+            data["public"] = True
+        if self.lang:
+            data["lang"] = self.lang
+        if self.quick:
+            data["quick"] = self.quick.to_json()
+        return data
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> TableConfig:
         """Read back what ``to_json`` stored (trusted: it comes from our own database)."""
+        quick = data.get("quick")
         return TableConfig(
             rules=Rules.from_dict(data["rules"]),
             seats=tuple(SeatSetup(s["kind"], s.get("bot")) for s in data["seats"]),
             turn_seconds=float(data["turn_seconds"]),
             hints=bool(data.get("hints", True)),  # tables stored before hints had them
+            public=bool(data.get("public", False)),
+            lang=data.get("lang"),
+            quick=Quick(str(quick["bot"]), float(quick["fill_at"])) if quick else None,
         )
 
 
@@ -78,10 +106,11 @@ def same_name(a: str, b: str) -> bool:
     were typed aside ("Ana", " ana ", "ANA" are one name; "Chloé" with a composed or a
     combining é too), and letters that look alike ("Chlоé" with a Cyrillic о, full-width
     "Ｌｅｏ" and "Leo"). An accent is a letter's own: "Léo" and "Leo" are two names."""
-    return _name_key(a) == _name_key(b)
+    return name_key(a) == name_key(b)
 
 
-def _name_key(name: str) -> str:
+def name_key(name: str) -> str:
+    """What ``same_name`` compares: the name folded so that look-alikes are one."""
     # Compatibility forms are one name (NFKC: full-width "Ｌｅｏ" is "Leo"), then the skeleton
     # of UTS #39 (a Cyrillic о reads as a Latin o, a capital I as an l), case folded, and the
     # skeleton again (a folded capital may have one of its own).
@@ -130,7 +159,7 @@ def parse_table_request(
     if not isinstance(data, dict):
         raise SessionError("bad_request", "the request must be a JSON object")
     for key in data:
-        if key not in ("rules", "seats", "name", "turn_seconds", "hints"):
+        if key not in ("rules", "seats", "name", "turn_seconds", "hints", "public", "lang"):
             raise SessionError("bad_request", f"unknown field {key!r}", field=str(key)[:40])
     seats = _seats(data.get("seats"), bots)
     rules, turn, hints = _rules_timer_hints(data, seats, turn_limits)
@@ -139,7 +168,22 @@ def parse_table_request(
         name = check_name(data.get("name"))
     elif data.get("name") is not None:
         check_name(data.get("name"))
-    return TableConfig(rules, seats, turn, hints), name
+    public = data.get("public", False)
+    if not isinstance(public, bool):
+        raise SessionError("bad_request", "public must be true or false", field="public")
+    return TableConfig(rules, seats, turn, hints, public, check_lang(data.get("lang"))), name
+
+
+_LANG = re.compile(r"[a-z]{2,3}")
+
+
+def check_lang(value: Any) -> str | None:
+    """A language code for the lobby's list ("el", "hy"), or None when not given."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _LANG.fullmatch(value):
+        raise SessionError("bad_request", "lang is a language code such as 'en'", field="lang")
+    return value
 
 
 def parse_rules_change(
@@ -155,7 +199,7 @@ def parse_rules_change(
         if key not in ("rules", "turn_seconds", "hints"):
             raise SessionError("bad_request", f"unknown field {key!r}", field=str(key)[:40])
     rules, turn, hints = _rules_timer_hints(data, config.seats, turn_limits)
-    return TableConfig(rules, config.seats, turn, hints)
+    return replace(config, rules=rules, turn_seconds=turn, hints=hints)
 
 
 def _rules_timer_hints(
@@ -204,13 +248,17 @@ def check_seat(entry: Any, bots: Sequence[str]) -> SeatSetup:
     if kind == HUMAN and entry.get("bot") is None:
         return SeatSetup(HUMAN)
     if kind == BOT:
-        bot = entry.get("bot", "greedy")
-        if bot not in bots:
-            raise SessionError(
-                "bad_request",
-                f"unknown bot {str(bot)[:40]!r}; the bots are {', '.join(bots)}",
-                field="seats",
-                bots=list(bots),
-            )
-        return SeatSetup(BOT, bot)
+        return SeatSetup(BOT, check_bot(entry.get("bot", "greedy"), bots, "seats"))
     raise SessionError("bad_request", "a seat's kind is 'human' or 'bot'", field="seats")
+
+
+def check_bot(bot: Any, bots: Sequence[str], field: str) -> str:
+    """One of the server's ``bots`` by name, or a refusal that names them."""
+    if bot not in bots:
+        raise SessionError(
+            "bad_request",
+            f"unknown bot {str(bot)[:40]!r}; the bots are {', '.join(bots)}",
+            field=field,
+            bots=list(bots),
+        )
+    return str(bot)

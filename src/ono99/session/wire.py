@@ -11,8 +11,10 @@ from typing import Any
 
 from ..engine import view
 from .credentials import same_hash
+from .effects import Step
 from .encode import encode_events, encode_view
-from .table import OVER, PLAYING, Step, Table
+from .phases import LOBBY, OVER, PLAYING
+from .table import Table
 
 
 def table_message(table: Table, now: float) -> dict[str, Any]:
@@ -29,11 +31,21 @@ def table_message(table: Table, now: float) -> dict[str, Any]:
         "turn_seconds": table.config.turn_seconds,
         "hints": table.config.hints,
         "tally": list(table.wins),
-        "pause": table.pause.to_json(table._people(), now),
+        "pause": table.pause.to_json(table.seating.people(), now),
         "seats": [s.to_json() for s in table.seats],
         "turn": turn_info(table, now),
         "next": next_info(table, now),
+        "public": table.config.public,
+        "quick": quick_info(table, now),
     }
+
+
+def quick_info(table: Table, now: float) -> dict[str, Any] | None:
+    """A table Play now opened, in its lobby: which bots fill its open seats, and when."""
+    quick = table.config.quick
+    if quick is None or table.phase != LOBBY or table.fill_due is None:
+        return None
+    return {"bot": quick.bot, "ms_left": max(0, round((table.fill_due - now) * 1000))}
 
 
 def next_info(table: Table, now: float) -> dict[str, Any] | None:

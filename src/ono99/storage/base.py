@@ -28,6 +28,7 @@ class StoredSeat:
     bot: str | None
     name: str | None
     token_hash: str | None
+    left_name: str | None = None  # an open seat's last person, who left it (session.Seat)
 
 
 @dataclass
@@ -87,6 +88,7 @@ class Store(Protocol):
         bot: str | None,
         name: str | None,
         token_hash: str | None,
+        left_name: str | None = None,
     ) -> None: ...
 
     def start_game(self, code: str, game: int, seed: int, dealer: int) -> None: ...
@@ -140,6 +142,26 @@ class Store(Protocol):
     def record(self, code: str, game: int) -> str | None: ...
 
     def count_tables(self) -> int: ...
+
+    def list_table(self, code: str, setting: str, free: int, entry: str) -> None:
+        """The table's line in the lobby (``entry``, JSON), listed since the first time."""
+        ...
+
+    def unlist_table(self, code: str) -> None: ...
+
+    def listings(self, limit: int) -> list[dict[str, Any]]:
+        """The lobby: the oldest ``limit`` listed tables, each its entry and ``opened``."""
+        ...
+
+    def waiting(self, setting: str) -> list[str]:
+        """Play now's listed tables for ``setting`` with a seat free, the oldest first."""
+        ...
+
+    def try_lock(self, key: str) -> bool:
+        """Take the server-wide lock ``key`` if nobody holds it (never waits)."""
+        ...
+
+    def unlock(self, key: str) -> None: ...
 
     def idle_codes(self, before: float, limit: int) -> list[str]:
         """Up to ``limit`` open tables unchanged since ``before`` (``time.time()``), the

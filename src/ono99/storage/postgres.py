@@ -79,9 +79,23 @@ ALTER TABLE tables ADD COLUMN IF NOT EXISTS closed DOUBLE PRECISION;
 UPDATE tables SET touched = created WHERE touched IS NULL;
 CREATE INDEX IF NOT EXISTS tables_open ON tables(touched) WHERE closed IS NULL
 """
-MIGRATIONS = ((1, _V1), (2, _V2))
+# 3: an open seat's last person, who left it once a game had begun (named on it, as left).
+_V3 = "ALTER TABLE seats ADD COLUMN IF NOT EXISTS left_name TEXT"
+# 4: the lobby: each public table waiting for players, as watchers see it (session/quick.py).
+_V4 = """
+CREATE TABLE IF NOT EXISTS listed (
+    code TEXT PRIMARY KEY REFERENCES tables(code),
+    setting TEXT NOT NULL,
+    opened DOUBLE PRECISION NOT NULL,
+    free INTEGER NOT NULL,
+    entry TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS listed_setting ON listed(setting, opened)
+"""
+MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _MIGRATION_LOCK = 0x0_99_99  # the advisory lock key held while migrating
+_LOCKS = "ono99:"  # try_lock's keys, hashed to advisory lock numbers (with the schema's name)
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -109,6 +123,7 @@ class PostgresStore:
         # One connection, used from the server's event loop thread (and from a test's).
         self._db = psycopg.connect(conninfo, autocommit=True)
         self._lock = threading.RLock()
+        self._held: set[str] = set()  # try_lock's keys this connection holds
         # As SQLite's synchronous=NORMAL: a commit is in PostgreSQL before it returns, so it
         # survives the death of any server process; only PostgreSQL's own crash could lose the
         # last fraction of a second. durable=True waits for the disk on every commit.
@@ -171,13 +186,14 @@ class PostgresStore:
         bot: str | None,
         name: str | None,
         token_hash: str | None,
+        left_name: str | None = None,
     ) -> None:
         self._db.execute(
-            "INSERT INTO seats (code, seat, kind, bot, name, token_hash) "
-            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (code, seat) DO UPDATE SET "
+            "INSERT INTO seats (code, seat, kind, bot, name, token_hash, left_name) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (code, seat) DO UPDATE SET "
             "kind = EXCLUDED.kind, bot = EXCLUDED.bot, name = EXCLUDED.name, "
-            "token_hash = EXCLUDED.token_hash",
-            (code, seat, kind, bot, name, token_hash),
+            "token_hash = EXCLUDED.token_hash, left_name = EXCLUDED.left_name",
+            (code, seat, kind, bot, name, token_hash, left_name),
         )
 
     def start_game(self, code: str, game: int, seed: int, dealer: int) -> None:
@@ -212,6 +228,38 @@ class PostgresStore:
 
     def close_table(self, code: str) -> None:
         self._db.execute("UPDATE tables SET closed = %s WHERE code = %s", (time.time(), code))
+        self.unlist_table(code)
+
+    def list_table(self, code: str, setting: str, free: int, entry: str) -> None:
+        self._db.execute(
+            "INSERT INTO listed (code, setting, opened, free, entry) VALUES (%s, %s, %s, %s, %s) "
+            "ON CONFLICT (code) DO UPDATE SET setting = EXCLUDED.setting, free = EXCLUDED.free, "
+            "entry = EXCLUDED.entry",
+            (code, setting, time.time(), free, entry),
+        )
+
+    def unlist_table(self, code: str) -> None:
+        self._db.execute("DELETE FROM listed WHERE code = %s", (code,))
+
+    def try_lock(self, key: str) -> bool:
+        """A lock for the whole server (every process on this database), held by this
+        process's connection until ``unlock`` (or until the process dies: PostgreSQL lets go
+        of a closed connection's locks). Never waits: the caller tries again."""
+        if key in self._held:  # PostgreSQL's locks are re-entrant for their holder; ours not
+            return False
+        row = self._one("SELECT pg_try_advisory_lock(hashtext(%s))", (self._lock_name(key),))
+        if row and row[0]:
+            self._held.add(key)
+            return True
+        return False
+
+    def unlock(self, key: str) -> None:
+        if key in self._held:
+            self._held.discard(key)
+            self._one("SELECT pg_advisory_unlock(hashtext(%s))", (self._lock_name(key),))
+
+    def _lock_name(self, key: str) -> str:
+        return f"{_LOCKS}{self.schema or ''}:{key}"
 
     def set_config(self, code: str, config: str) -> None:
         self._db.execute("UPDATE tables SET config = %s WHERE code = %s", (config, code))
@@ -257,7 +305,8 @@ class PostgresStore:
         seats = [
             StoredSeat(*r)
             for r in db.execute(
-                "SELECT seat, kind, bot, name, token_hash FROM seats WHERE code = %s ORDER BY seat",
+                "SELECT seat, kind, bot, name, token_hash, left_name FROM seats WHERE code = %s "
+                "ORDER BY seat",
                 (code,),
             )
         ]
@@ -329,6 +378,20 @@ class PostgresStore:
     def count_tables(self) -> int:
         row = self._one("SELECT COUNT(*) FROM tables")
         return 0 if row is None else int(row[0])
+
+    def listings(self, limit: int) -> list[dict[str, Any]]:
+        rows = self._all(
+            "SELECT entry, opened FROM listed ORDER BY opened, code LIMIT %s", (limit,)
+        )
+        return [{**json.loads(r[0]), "opened": r[1]} for r in rows]
+
+    def waiting(self, setting: str) -> list[str]:
+        rows = self._all(
+            "SELECT code FROM listed WHERE setting = %s AND free > 0 ORDER BY opened, code "
+            "LIMIT 20",
+            (setting,),
+        )
+        return [r[0] for r in rows]
 
     def idle_codes(self, before: float, limit: int) -> list[str]:
         rows = self._all(

@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .base import Conflict, StoredSeat, StoredTable, count_wins
 
@@ -75,7 +76,20 @@ ALTER TABLE tables ADD COLUMN closed REAL;
 UPDATE tables SET touched = created;
 CREATE INDEX IF NOT EXISTS tables_open ON tables(touched) WHERE closed IS NULL
 """
-MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3))
+# 4: an open seat's last person, who left it once a game had begun (named on it, as left).
+_V4 = "ALTER TABLE seats ADD COLUMN left_name TEXT;"
+# 5: the lobby: each public table waiting for players, as watchers see it (session/quick.py).
+_V5 = """
+CREATE TABLE IF NOT EXISTS listed (
+    code TEXT PRIMARY KEY REFERENCES tables(code),
+    setting TEXT NOT NULL,
+    opened REAL NOT NULL,
+    free INTEGER NOT NULL,
+    entry TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS listed_setting ON listed(setting, opened)
+"""
+MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -98,6 +112,7 @@ class SqliteStore:
         self._db.execute("PRAGMA busy_timeout=5000")
         self._migrate()
         self._checkpointer: _Checkpointer | None = None
+        self._locks: set[str] = set()  # try_lock's
 
     def _migrate(self) -> None:
         with self.transaction():
@@ -169,11 +184,12 @@ class SqliteStore:
         bot: str | None,
         name: str | None,
         token_hash: str | None,
+        left_name: str | None = None,
     ) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO seats (code, seat, kind, bot, name, token_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (code, seat, kind, bot, name, token_hash),
+            "INSERT OR REPLACE INTO seats (code, seat, kind, bot, name, token_hash, left_name) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (code, seat, kind, bot, name, token_hash, left_name),
         )
 
     def start_game(self, code: str, game: int, seed: int, dealer: int) -> None:
@@ -200,6 +216,28 @@ class SqliteStore:
 
     def close_table(self, code: str) -> None:
         self._db.execute("UPDATE tables SET closed = ? WHERE code = ?", (time.time(), code))
+        self.unlist_table(code)
+
+    def list_table(self, code: str, setting: str, free: int, entry: str) -> None:
+        self._db.execute(
+            "INSERT INTO listed (code, setting, opened, free, entry) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (code) DO UPDATE SET setting = excluded.setting, free = excluded.free, "
+            "entry = excluded.entry",
+            (code, setting, time.time(), free, entry),
+        )
+
+    def unlist_table(self, code: str) -> None:
+        self._db.execute("DELETE FROM listed WHERE code = ?", (code,))
+
+    def try_lock(self, key: str) -> bool:
+        # One process has the file: a lock among this process's own requests is the lock.
+        if key in self._locks:
+            return False
+        self._locks.add(key)
+        return True
+
+    def unlock(self, key: str) -> None:
+        self._locks.discard(key)
 
     def set_config(self, code: str, config: str) -> None:
         self._db.execute("UPDATE tables SET config = ? WHERE code = ?", (config, code))
@@ -231,7 +269,8 @@ class SqliteStore:
         seats = [
             StoredSeat(*r)
             for r in db.execute(
-                "SELECT seat, kind, bot, name, token_hash FROM seats WHERE code = ? ORDER BY seat",
+                "SELECT seat, kind, bot, name, token_hash, left_name FROM seats WHERE code = ? "
+                "ORDER BY seat",
                 (code,),
             )
         ]
@@ -314,6 +353,19 @@ class SqliteStore:
 
     def count_tables(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
+
+    def listings(self, limit: int) -> list[dict[str, Any]]:
+        rows = self._db.execute(
+            "SELECT entry, opened FROM listed ORDER BY opened, code LIMIT ?", (limit,)
+        ).fetchall()
+        return [{**json.loads(r[0]), "opened": r[1]} for r in rows]
+
+    def waiting(self, setting: str) -> list[str]:
+        rows = self._db.execute(
+            "SELECT code FROM listed WHERE setting = ? AND free > 0 ORDER BY opened, code LIMIT 20",
+            (setting,),
+        ).fetchall()
+        return [r[0] for r in rows]
 
     def idle_codes(self, before: float, limit: int) -> list[str]:
         rows = self._db.execute(

@@ -3,13 +3,14 @@ import { availableLanguages, chooseLanguage, language, loadCatalog, rememberLang
 import { h } from "./dom.js";
 import { showHome } from "./home.js";
 import { showReplay } from "./replay.js";
-import { showTable } from "./table.js";
+import { showTable } from "./table/page.js";
 
 async function main() {
   await loadCatalog(await chooseLanguage());
   document.title = t("app.title");
-  document.getElementById("skip").textContent = t("nav.skip");
-  document.getElementById("bar").replaceChildren(
+  // index.html holds these, and #app below.
+  /** @type {HTMLElement} */ (document.getElementById("skip")).textContent = t("nav.skip");
+  /** @type {HTMLElement} */ (document.getElementById("bar")).replaceChildren(
     h("a", { href: "/", class: "brand" }, t("app.name")),
     h(
       "nav",
@@ -19,7 +20,7 @@ async function main() {
     ),
     languagePicker(),
   );
-  const root = document.getElementById("app");
+  const root = /** @type {HTMLElement} */ (document.getElementById("app"));
   const path = location.pathname;
   let m = path.match(/^\/t\/([^/]+)\/replay\/(\d+)\/?$/);
   if (m) return showReplay(root, m[1], Number(m[2]));
@@ -36,8 +37,8 @@ function languagePicker() {
     {
       id: "language",
       "aria-label": t("nav.language"),
-      onchange: (event) => {
-        rememberLanguage(event.target.value);
+      onchange: (/** @type {Event} */ event) => {
+        rememberLanguage(/** @type {HTMLSelectElement} */ (event.target).value);
         location.reload();
       },
     },
@@ -49,3 +50,13 @@ function languagePicker() {
 }
 
 main();
+
+// The installed app's service worker (server/installable.py), once the page has loaded, so
+// that keeping the shell never competes with showing it. Without it the page works the same.
+if ("serviceWorker" in navigator) {
+  addEventListener("load", () => {
+    navigator.serviceWorker
+      .register("/sw.js")
+      .catch((error) => console.warn("no service worker:", error));
+  });
+}

@@ -4,14 +4,23 @@
 import { cardLabel } from "./cards.js";
 import { has, t } from "./i18n.js";
 
+/** @typedef {import("./types.js").ErrorPayload} ErrorPayload */
+
+/**
+ * @param {unknown} err  an ApiError, an `error` message, or whatever was thrown
+ * @param {string} [edition]  the table's, to word a refusal's cards
+ * @returns {string}
+ */
 export function errorText(err, edition) {
-  const code = err?.code || "unknown";
-  const params = { ...(err?.params || {}) };
+  const error = /** @type {Partial<ErrorPayload> | null | undefined} */ (err);
+  const code = error?.code || "unknown";
+  const params = { ...(error?.params || {}) };
   if (code === "illegal" && edition && has(`illegal.${params.reason}`)) return refusalText(params, edition);
   if (params.option && has(`option.${params.option}`)) params.option = t(`option.${params.option}`);
   return has(`error.${code}`) ? t(`error.${code}`, params) : t("error.unknown", { code });
 }
 
+/** @param {Record<string, any>} params @param {string} edition */
 function refusalText(params, edition) {
   const words = { ...params };
   if (typeof words.card === "string") words.card = cardLabel(words.card, edition);

@@ -4,8 +4,22 @@ import { botLabel } from "./cards.js";
 import { h, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { errorText } from "./errors.js";
+import { playNowForm, publicTables, rememberName, rememberedName } from "./play.js";
 import { optionApplies, optionKey } from "./rules.js";
 
+/** @typedef {import("./types.js").CreateRequest} CreateRequest */
+/** @typedef {import("./types.js").Edition} Edition */
+/** @typedef {import("./types.js").OptionSpec} OptionSpec */
+/** @typedef {import("./types.js").Options} Options */
+/** @typedef {import("./types.js").Rules} Rules */
+/** @typedef {import("./types.js").SeatSetup} SeatSetup */
+/** @typedef {import("./types.js").TableConfig} TableConfig */
+/** @typedef {import("./types.js").TableFacts} TableFacts */
+
+/** @type {(() => void) | undefined} */
+let stopWatching; // the lobby's websocket, closed when the page is drawn again
+
+/** @param {HTMLElement} root */
 export async function showHome(root) {
   root.replaceChildren(h("p", { class: "loading" }, t("loading")));
   let opts;
@@ -15,13 +29,18 @@ export async function showHome(root) {
     root.replaceChildren(h("p", { class: "error", role: "alert" }, errorText(err)));
     return;
   }
+  stopWatching?.();
+  const lobby = publicTables();
+  stopWatching = lobby.stop;
   root.replaceChildren(
     h("h1", { class: "page-title" }, t("home.title")),
     h("p", { class: "lead" }, t("home.lead")),
+    h("div", { class: "home-grid" }, playNowForm(opts), lobby.el),
     h("div", { class: "home-grid" }, createForm(opts), joinForm()),
   );
 }
 
+/** @param {string} id @param {string} label @param {HTMLElement} control @param {string} [hint] */
 function field(id, label, control, hint) {
   return h(
     "div",
@@ -32,6 +51,7 @@ function field(id, label, control, hint) {
   );
 }
 
+/** @param {Options} opts */
 function createForm(opts) {
   const state = { players: opts.players.default };
   const name = h("input", {
@@ -40,7 +60,10 @@ function createForm(opts) {
     autocomplete: "nickname",
     maxlength: opts.limits.name,
     required: true,
+    value: rememberedName(),
   });
+  // A public table is listed on the home page for anyone to join (private: by its link only).
+  const open = h("input", { type: "checkbox", id: "create-public", "aria-describedby": "create-public-hint" });
   const players = h(
     "select",
     { id: "create-players", onchange: () => { state.players = Number(players.value); drawSeats(); } },
@@ -49,6 +72,7 @@ function createForm(opts) {
     ),
   );
   const seatsBox = h("div", { class: "seat-rows" });
+  /** @type {HTMLSelectElement[]} */
   const seatChoices = []; // the select of each seat, kept across redraws
   function drawSeats() {
     const rows = [];
@@ -82,16 +106,20 @@ function createForm(opts) {
         status.textContent = "";
         const config = fields.read(status);
         if (!config) return;
+        /** @type {SeatSetup[]} */
         const seats = seatChoices.slice(0, state.players).map((s) =>
           s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value.slice(4) },
         );
+        /** @type {CreateRequest} */
         const body = { ...config, seats };
         if (name.value.trim()) body.name = name.value;
+        if (open.checked) Object.assign(body, { public: true, lang: document.documentElement.lang || undefined });
         submit.disabled = true;
         // A busy server sets new tables up in turn (docs/deploy.md): say so if it takes a while.
         const slow = setTimeout(() => { submit.textContent = t("create.waiting"); }, 1000);
         try {
           const made = await api.create(body);
+          if (body.name) rememberName(body.name);
           saveToken(made.code, made.token);
           location.assign(`/t/${made.code}`);
         } catch (err) {
@@ -99,7 +127,7 @@ function createForm(opts) {
           submit.textContent = t("create.submit");
           status.textContent = errorText(err);
           submit.disabled = false;
-          if (err.params?.field === "name") name.focus();
+          if (/** @type {import("./api.js").ApiError} */ (err).params?.field === "name") name.focus();
         }
       },
     },
@@ -110,7 +138,11 @@ function createForm(opts) {
         field("create-name", t("create.name"), name, t("create.name.hint")),
         field("create-players", t("create.players"), players),
         fields.timerField,
-        fields.hintsField),
+        fields.hintsField,
+        h("div", { class: "field field-check" },
+          open,
+          h("label", { for: "create-public" }, t("create.public")),
+          h("p", { class: "hint", id: "create-public-hint" }, t("create.public.hint")))),
       h("div", {},
         fields.edition,
         h("fieldset", { class: "field" }, h("legend", {}, t("create.seats")), h("p", { class: "hint" }, t("create.seats.hint")), seatsBox))),
@@ -125,13 +157,18 @@ function createForm(opts) {
 // form holds them, and so does the host's "Change rules" at the table (``current``: the
 // table's, prefilled). ``read(status)`` gives {rules, turn_seconds, hints}, or null after
 // saying in ``status`` what is wrong.
+/**
+ * @param {Options} opts
+ * @param {Pick<TableFacts, "rules" | "turn_seconds" | "hints"> | null} [current]
+ */
 export function ruleFields(opts, current = null) {
+  /** @type {{edition: Edition}} */
   const state = { edition: current?.rules?.edition || "2022" };
   const edition = h(
     "fieldset",
     { class: "field choices" },
     h("legend", {}, t("create.edition")),
-    ...["2022", "1980"].map((e) =>
+    .../** @type {Edition[]} */ (["2022", "1980"]).map((e) =>
       h(
         "label",
         { class: "choice" },
@@ -161,6 +198,7 @@ export function ruleFields(opts, current = null) {
   );
   // The expert's hint (the Hint button at the table): on unless the host switches it off.
   const hints = h("input", { type: "checkbox", id: "create-hints", checked: current ? current.hints !== false : true, "aria-describedby": "create-hints-hint" });
+  /** @type {Record<string, {spec: OptionSpec, control: HTMLInputElement | HTMLSelectElement, wrapper: HTMLElement}>} */
   const optionControls = {};
   const optionsBox = h("div", { class: "options-grid" });
   for (const spec of opts.options) {
@@ -197,26 +235,29 @@ export function ruleFields(opts, current = null) {
     const match = optionControls.match?.control.value;
     for (const { spec, wrapper } of Object.values(optionControls)) wrapper.hidden = !optionApplies(spec.name, match);
   }
+  /** @param {Partial<Rules>} values */
   function fillOptions(values) {
     for (const { spec, control, wrapper } of Object.values(optionControls)) {
-      const value = values[spec.name] ?? opts.editions[state.edition][spec.name];
+      const value = byName(values)[spec.name] ?? byName(opts.editions[state.edition])[spec.name];
       if (spec.type === "bool") {
-        control.checked = Boolean(value);
+        /** @type {HTMLInputElement} */ (control).checked = Boolean(value);
         // The edition's own words (its Play 2 card is the Double Play in 1980).
-        wrapper.querySelector(".option-label").textContent = t(optionKey(spec.name, state.edition));
-        wrapper.querySelector(".option-help").textContent = t(`${optionKey(spec.name, state.edition)}.help`);
+        /** @type {HTMLElement} */ (wrapper.querySelector(".option-label")).textContent = t(optionKey(spec.name, state.edition));
+        /** @type {HTMLElement} */ (wrapper.querySelector(".option-help")).textContent = t(`${optionKey(spec.name, state.edition)}.help`);
       } else control.value = String(value);
     }
     showApplicable();
   }
   fillOptions(current?.rules || opts.editions[state.edition]);
+  /** @param {HTMLElement} status @returns {TableConfig | null} */
   function read(status) {
+    /** @type {Record<string, unknown>} */
     const rules = { edition: state.edition };
-    const defaults = opts.editions[state.edition];
+    const defaults = byName(opts.editions[state.edition]);
     for (const { spec, control, wrapper } of Object.values(optionControls)) {
       if (wrapper.hidden) continue; // not for this match format: the default stands
       let value;
-      if (spec.type === "bool") value = control.checked;
+      if (spec.type === "bool") value = /** @type {HTMLInputElement} */ (control).checked;
       else if (spec.type === "int") value = Number(control.value);
       else value = control.value;
       if (spec.type === "int" && !Number.isInteger(value)) {
@@ -226,7 +267,7 @@ export function ruleFields(opts, current = null) {
       }
       if (value !== defaults[spec.name]) rules[spec.name] = value;
     }
-    return { rules, turn_seconds: Number(timer.value), hints: hints.checked };
+    return { rules: /** @type {Partial<Rules>} */ (rules), turn_seconds: Number(timer.value), hints: hints.checked };
   }
   return {
     edition,
@@ -271,7 +312,17 @@ function joinForm() {
   );
 }
 
+/**
+ * Rules as the form reads them: option by name (`spec.name`).
+ * @param {Partial<Rules>} rules
+ */
+function byName(rules) {
+  return /** @type {Record<string, unknown>} */ (rules);
+}
+
+/** @param {number} a @param {number} b */
 function range(a, b) {
+  /** @type {number[]} */
   const out = [];
   for (let i = a; i <= b; i++) out.push(i);
   return out;

@@ -5,17 +5,29 @@
 import { t, tn, listOf } from "./i18n.js";
 import { cardLabel, cardsText } from "./cards.js";
 
+/** @typedef {import("./types.js").GameEvent} GameEvent */
+/** @typedef {import("./types.js").Rules} Rules */
+/** @typedef {"play" | "info" | "round" | "bad" | "over"} Tone */
+/** @typedef {{text: string, tone: Tone}} Line */
+
 const ACTION_KINDS = new Set(["play", "discard", "draw"]);
 
 export class Narrator {
-  // names: per seat; me: the reader's seat (null for a spectator); rules: the table's rules.
+  /**
+   * @param {(string | null | undefined)[]} names  per seat
+   * @param {number | null} me  the reader's seat (null for a spectator)
+   * @param {Partial<Rules>} rules  the table's rules
+   */
   constructor(names, me, rules) {
     this.names = names;
     this.me = me;
     this.rules = rules;
     this.direction = "cw";
+    /** @type {number[]} */
     this.scores = new Array(names.length).fill(0);
+    /** @type {Set<number>} */
     this.gone = new Set(); // out of the game
+    /** @type {Set<number>} */
     this.resting = new Set(); // out of the current round (points)
   }
 
@@ -25,21 +37,33 @@ export class Narrator {
     return n - new Set([...this.gone, ...this.resting]).size;
   }
 
+  /** @param {number} seat */
   name(seat) {
     return this.names[seat] ?? t("seat.numbered", { n: seat + 1 });
   }
 
-  // The key for a seat's event: "log.play" or, for the reader, "log.play.you".
+  /**
+   * The key for a seat's event: "log.play" or, for the reader, "log.play.you".
+   * @param {string} key
+   * @param {number | null | undefined} seat
+   * @param {Record<string, unknown>} [params]
+   */
   say(key, seat, params = {}) {
     const you = seat !== undefined && seat !== null && seat === this.me;
-    return t(you ? `${key}.you` : key, { name: this.name(seat), ...params });
+    return t(you ? `${key}.you` : key, { name: this.name(/** @type {number} */ (seat)), ...params });
   }
 
+  /** @param {string} name */
   card(name) {
     return cardLabel(name, this.rules.edition);
   }
 
-  // One event as a line; `by` says who chose an action ("timer", "away": the stand-in).
+  /**
+   * One event as a line; `by` says who chose an action ("timer", "away": the stand-in).
+   * @param {GameEvent} ev
+   * @param {string | null | undefined} by
+   * @returns {Line}
+   */
   line(ev, by) {
     let text = this.text(ev);
     if (ACTION_KINDS.has(ev.kind) && (by === "timer" || by === "away")) {
@@ -48,6 +72,7 @@ export class Narrator {
     return { text, tone: tone(ev) };
   }
 
+  /** @param {GameEvent} ev @returns {string} */
   text(ev) {
     const s = ev.seat;
     switch (ev.kind) {
@@ -76,13 +101,13 @@ export class Narrator {
       case "reshuffle":
         return tn("log.reshuffle", ev.cards);
       case "eliminated":
-        this.gone.add(s);
+        this.gone.add(ev.seat);
         return this.say("log.eliminated", s, {
           total: ev.total,
           cards: cardsText(ev.hand || [], this.rules.edition),
         });
       case "out_of_round":
-        this.resting.add(s);
+        this.resting.add(ev.seat);
         return this.say("log.out_of_round", s);
       case "round_end":
         if (ev.points === null || ev.points === undefined) {
@@ -91,37 +116,39 @@ export class Narrator {
         return t("log.round_end.points", {
           round: ev.round,
           scores: listOf(
-            ev.points
+            /** @type {string[]} */ (ev.points
               .map((points, seat) => {
                 this.scores[seat] += points;
                 return !this.gone.has(seat) && (points || this.scores[seat])
                   ? t("log.score", { name: this.name(seat), points, score: this.scores[seat] })
                   : null;
               })
-              .filter(Boolean),
+              .filter(Boolean)),
           ),
         });
       case "lost_token":
         return this.say("log.lost_token", s, { left: ev.tokens_left });
       case "left":
-        this.gone.add(s);
+        this.gone.add(ev.seat);
         if (this.rules.match === "points") {
-          return this.say("log.left.points", s, { score: this.scores[s], target: this.rules.target });
+          return this.say("log.left.points", s, { score: this.scores[ev.seat], target: this.rules.target });
         }
         return this.say("log.left.tokens", s);
       case "over":
         return this.result(ev.winners);
-      default:
-        return t("log.unknown", { kind: ev.kind });
+      default: // a kind newer than this client
+        return t("log.unknown", { kind: /** @type {{kind: string}} */ (ev).kind });
     }
   }
 
+  /** @param {number[]} winners */
   result(winners) {
     if (winners.length === 1) return this.say("log.over.one", winners[0]);
     return t("log.over.many", { names: listOf(winners.map((w) => (w === this.me ? t("you") : this.name(w)))) });
   }
 }
 
+/** @param {GameEvent} ev @returns {Tone} */
 function tone(ev) {
   if (["eliminated", "out_of_round", "lost_token", "left", "lost_draw"].includes(ev.kind)) return "bad";
   if (ev.kind === "play" && ev.how === "bust") return "bad";
@@ -135,6 +162,12 @@ function tone(ev) {
 
 // Pair each event of a log with who chose its action: `by` lists one entry per action, in
 // order, and each action starts with a play, discard or draw event.
+/**
+ * @param {GameEvent[]} events
+ * @param {readonly string[]} by
+ * @param {number} [firstAction]  the index in `by` of the first action among `events`
+ * @returns {{ev: GameEvent, by: string | null}[]}
+ */
 export function withBy(events, by, firstAction = 0) {
   let i = firstAction;
   return events.map((ev) => {

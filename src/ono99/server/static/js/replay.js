@@ -7,9 +7,14 @@ import { formatNumber, t, tn } from "./i18n.js";
 import { Narrator, withBy } from "./log.js";
 import { reviewSection } from "./review.js";
 
+/** @typedef {import("./types.js").Replay} Replay */
+/** @typedef {import("./types.js").ReplayState} ReplayState */
+
+/** @param {HTMLElement} root @param {string} rawCode @param {number} game */
 export async function showReplay(root, rawCode, game) {
   const code = rawCode.toLowerCase().replace(/[\s-]/g, "");
   root.replaceChildren(h("p", { class: "loading" }, t("loading")));
+  /** @type {Replay} */
   let data;
   try {
     data = await api.replay(code, game);
@@ -32,6 +37,7 @@ export async function showReplay(root, rawCode, game) {
   });
   const last = data.steps.length - 1;
   let at = 0;
+  /** @type {ReturnType<typeof setInterval> | null} */
   let playing = null;
 
   const slider = h("input", { type: "range", id: "replay-step", min: 0, max: last, value: 0, oninput: () => go(Number(slider.value)) });
@@ -40,6 +46,7 @@ export async function showReplay(root, rawCode, game) {
   const log = h("ol", { class: "log-list replay-log", tabindex: "0", "aria-label": t("game.log") });
   const playButton = h("button", { type: "button", onclick: () => toggle() }, t("replay.play"));
 
+  /** @param {number} step */
   function go(step) {
     at = Math.max(0, Math.min(last, step));
     slider.value = String(at);
@@ -69,7 +76,7 @@ export async function showReplay(root, rawCode, game) {
       h("div", { class: "replay-now" }, lines[at].map((l) => h("p", { class: `tone-${l.tone}` }, l.text))),
       h("div", { class: "total-box" }, h("span", { class: "total-label" }, t("game.total")), h("span", { class: "total" }, formatNumber(s.total))),
       h("p", {}, s.direction === "cw" ? t("direction.cw") : t("direction.ccw"),
-        " · ", s.over ? t("turn.over") : turnText(s, names[s.to_play]),
+        " · ", s.over ? t("turn.over") : turnText(s, names[/** @type {number} */ (s.to_play)]),
         " · ", tn("piles.draw", s.draw_pile)),
       h("ul", { class: "seat-list" },
         ...s.hands.map((hand, i) => {
@@ -105,11 +112,11 @@ export async function showReplay(root, rawCode, game) {
     h("div", { class: "replay" }, h("section", { class: "panel" }, board), h("section", { class: "panel log" }, h("h2", {}, t("game.log")), log)),
     reviewSection({ code, game, names, rules, seat: Math.max(0, (data.players || []).indexOf("human")), go: (step) => {
       go(step);
-      root.querySelector(".replay-controls").scrollIntoView({ block: "start" });
+      /** @type {HTMLElement} */ (root.querySelector(".replay-controls")).scrollIntoView({ block: "start" });
     } }),
   );
   document.addEventListener("keydown", (e) => {
-    if (e.target && ["INPUT", "SELECT"].includes(e.target.tagName)) return;
+    if (e.target && ["INPUT", "SELECT"].includes(/** @type {Element} */ (e.target).tagName)) return;
     if (e.key === "ArrowRight") go(at + 1);
     else if (e.key === "ArrowLeft") go(at - 1);
     else if (e.key === "Home") go(0);
@@ -120,6 +127,7 @@ export async function showReplay(root, rawCode, game) {
   draw();
 }
 
+/** @param {ReplayState} s @param {string} name */
 function turnText(s, name) {
   if (s.owed === 2) return t("turn.other.two", { name });
   return s.second_card ? t("turn.other.second", { name }) : t("turn.other", { name });

@@ -3,12 +3,14 @@
 // made at the first one. Muting is remembered in this browser.
 
 const MUTED = "ono99.muted";
+/** @type {AudioContext | null} */
 let ctx = null;
 
 export function isMuted() {
   return localStorage.getItem(MUTED) === "1";
 }
 
+/** @param {boolean} muted */
 export function setMuted(muted) {
   localStorage.setItem(MUTED, muted ? "1" : "0");
 }
@@ -19,7 +21,8 @@ export function unlock() {
     if (ctx.state === "suspended") ctx.resume();
     return;
   }
-  const Context = window.AudioContext || window.webkitAudioContext;
+  // Older Safari names it webkitAudioContext.
+  const Context = window.AudioContext || /** @type {{webkitAudioContext?: typeof AudioContext}} */ (window).webkitAudioContext;
   if (!Context) return;
   try {
     ctx = new Context();
@@ -32,6 +35,7 @@ document.addEventListener("pointerdown", unlock, { capture: true });
 document.addEventListener("keydown", unlock, { capture: true });
 
 // Each sound: [frequency Hz, start s, length s, wave type, gain] notes.
+/** @type {Record<string, [number, number, number, OscillatorType, number][]>} */
 const SOUNDS = {
   card: [[520, 0, 0.06, "triangle", 0.25], [780, 0.03, 0.05, "triangle", 0.12]],
   turn: [[660, 0, 0.12, "sine", 0.22], [880, 0.13, 0.16, "sine", 0.22]],
@@ -39,8 +43,10 @@ const SOUNDS = {
   win: [[523, 0, 0.12, "square", 0.07], [659, 0.12, 0.12, "square", 0.07], [784, 0.24, 0.12, "square", 0.07], [1047, 0.36, 0.3, "square", 0.07]],
 };
 
+/** @type {string[]} */
 export let played = []; // the names of the sounds made, for tests and the curious
 
+/** @param {string} name */
 export function sound(name) {
   if (isMuted() || !ctx || ctx.state !== "running") return;
   const notes = SOUNDS[name];
