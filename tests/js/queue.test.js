@@ -81,12 +81,14 @@ afterEach(() => mock.timers.reset());
  * @param {import("../../src/ono99/server/static/js/table/queue.js").QueueHooks["animate"]} [how.animate]
  * @param {(queue: MoveQueue, store: Store, clock: number) => void} [how.meanwhile]  called each step
  * @param {(moves: number) => boolean} [how.kick]  whether the page starts the queue for this update
+ * @param {(store: Store) => void} [how.watch]  called once, with the page's store
  */
-async function play({ every, count, step = 10, animate = (_m, ms, sleep) => sleep(ms), meanwhile, kick = () => true }) {
+async function play({ every, count, step = 10, animate = (_m, ms, sleep) => sleep(ms), meanwhile, kick = () => true, watch }) {
   mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
   let clock = 0;
   const store = new Store();
   store.update((s) => receive(s, { type: "state", game: 1, moves: 0, view: view(0), log: [], by: [] }, 0));
+  watch?.(store);
   /** @type {{moves: number, lag: number, ms: number}[]} */
   const shown = [];
   const queue = new MoveQueue(store, {
@@ -140,6 +142,19 @@ test("a page whose timers fire 200 ms late still keeps up", async () => {
   inOrder(shown, 200);
   const worst = Math.max(...shown.map(({ lag }) => lag));
   assert.ok(worst <= LAG_MS + 2 * 200, `the table fell ${worst} ms behind`);
+});
+
+test("a burst of late updates is drawn once, not once each", async () => {
+  // Forty moves in 200 ms (bots finishing a round): the table is redrawn for the few that
+  // fly and once for those shown at once, not forty times on a phone already behind.
+  let drawings = 0;
+  const { shown, store } = await play({
+    every: 5, count: 40,
+    watch: (s) => s.subscribe((now, before) => { if (now.game?.moves !== before.game?.moves) drawings++; }),
+  });
+  inOrder(shown, 40);
+  assert.equal(store.state.game?.moves, 40);
+  assert.ok(drawings < 10, `drawn ${drawings} times`);
 });
 
 test("an animation that never ends holds up nothing", async () => {

@@ -79,9 +79,29 @@ function paramText(value) {
  * @param {Record<string, unknown>} [params]
  */
 export function tn(key, count, params = {}) {
-  const rule = new Intl.PluralRules(lang).select(count);
+  const rule = formats(`plural:${lang}`, () => new Intl.PluralRules(lang)).select(count);
   const chosen = has(`${key}.${rule}`) ? `${key}.${rule}` : `${key}.other`;
   return t(chosen, { count: formatNumber(count), ...params });
+}
+
+/** @type {Map<string, any>} */
+const made = new Map();
+
+/**
+ * An Intl formatter, made once per kind and language (making one costs more than using it:
+ * a slow phone spent a tenth of a busy game's last seconds making number formats).
+ * @template T
+ * @param {string} key
+ * @param {() => T} make
+ * @returns {T}
+ */
+function formats(key, make) {
+  let f = made.get(key);
+  if (f === undefined) {
+    f = make();
+    made.set(key, f);
+  }
+  return f;
 }
 
 // Latin digits in every language, as the cards print them (CLDR's default for Marathi is
@@ -89,15 +109,15 @@ export function tn(key, count, params = {}) {
 /** @param {number} n */
 export function formatNumber(n) {
   // One minus sign, the cards' own (U+2212), as the terminal writes it: "−10", "total −3".
-  return new Intl.NumberFormat(`${lang}-u-nu-latn`).format(n).replace(/^[-\u2212]/, "\u2212");
+  return formats(`number:${lang}`, () => new Intl.NumberFormat(`${lang}-u-nu-latn`)).format(n).replace(/^[-\u2212]/, "\u2212");
 }
 
 /** @param {string[]} items */
 export function listOf(items) {
-  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
+  return formats(`list:${lang}`, () => new Intl.ListFormat(lang, { style: "long", type: "conjunction" })).format(items);
 }
 
 /** @param {number} p  0 to 1 */
 export function formatPercent(p) {
-  return new Intl.NumberFormat(`${lang}-u-nu-latn`, { style: "percent", maximumFractionDigits: 0 }).format(p);
+  return formats(`percent:${lang}`, () => new Intl.NumberFormat(`${lang}-u-nu-latn`, { style: "percent", maximumFractionDigits: 0 })).format(p);
 }

@@ -108,6 +108,7 @@ export function logDrawer(story) {
       list.replaceChildren();
       shown = 0;
     }
+    if (shown === lines.length) return; // nothing new: no reading of the layout either
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     for (; shown < lines.length; shown++) list.append(h("li", { class: `tone-${lines[shown].tone}` }, lines[shown].text));
     if (atBottom || shown < 40) list.scrollTop = list.scrollHeight;

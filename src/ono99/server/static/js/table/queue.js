@@ -99,14 +99,30 @@ export class MoveQueue {
         }
         const now = this.store.state;
         if (now.epoch !== epoch || now.queue[0] !== m) continue; // a fresh state replaced it
-        this.store.update(advance);
-        this.hooks.shown(m, ms);
+        // Late updates are shown together: one drawing of the table for all of them, not one
+        // each (a slow phone that drew every one of the game's last moves in turn fell
+        // seconds behind at the very end, when bots finish a round in a burst).
+        const batch = ms > 0 ? [m] : this.late(now.queue, still);
+        this.store.update((s) => batch.reduce(advance, s));
+        for (const shown of batch) this.hooks.shown(shown, ms);
         if (ms > 0 && !this.hurrying) await this.sleep(ms * (1 - FLIGHT));
       }
     } finally {
       this.running = false;
       this.hurrying = false;
     }
+  }
+
+  /**
+   * The updates at the head of `queue` that are all to be shown at once (their pace is 0).
+   * @param {Queued[]} queue
+   * @param {boolean} still
+   */
+  late(queue, still) {
+    const now = this.hooks.now();
+    let n = 1;
+    while (n < queue.length && pace(queue.length - 1 - n, now - queue[n].arrived, { still }) === 0) n++;
+    return queue.slice(0, n);
   }
 
   /**
