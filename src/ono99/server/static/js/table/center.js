@@ -2,9 +2,9 @@
 // few cards, the newest on top), the total, the direction of play; whose turn it is, their
 // turn timer, and what they owe.
 import { cardFace, cardLabel } from "../cards.js";
-import { fit } from "../fit.js";
+import { fitAll } from "../fit.js";
 import { h, say, svg } from "../dom.js";
-import { formatNumber, t, tn } from "../i18n.js";
+import { formatNumber, language, t, tn } from "../i18n.js";
 import { stopCounting } from "./flight.js";
 import { nameOf, turnText } from "./words.js";
 
@@ -81,14 +81,19 @@ export function centerView() {
     let cards = s.pile.slice(-3);
     if (v.discard_top && cards[cards.length - 1] !== v.discard_top) cards = [...cards.slice(-2), v.discard_top];
     if (!v.discard_top) cards = [];
-    const faces = cards.map((c, i) => {
-      const face = cardFace(c, rules.edition);
-      face.classList.add("pile-card");
-      face.style.setProperty("--i", String(cards.length - 1 - i));
-      return face;
-    });
-    discard.replaceChildren(...faces);
-    faces.forEach(fit);
+    // The pile is drawn again only when its cards change: most updates leave it as it was.
+    const key = `${language()} ${rules.edition} ${cards.join(" ")}`;
+    if (discard.dataset.cards !== key) {
+      discard.dataset.cards = key;
+      const faces = cards.map((c, i) => {
+        const face = cardFace(c, rules.edition);
+        face.classList.add("pile-card");
+        face.style.setProperty("--i", String(cards.length - 1 - i));
+        return face;
+      });
+      discard.replaceChildren(...faces);
+      fitAll(faces);
+    }
     tick(s, performance.now());
   }
 

@@ -2,7 +2,7 @@
 // the screen; each with its avatar (a ring that empties as its turn timer runs), its name, its
 // cards face down, its last card, and what a screen reader says of it.
 import { cardFace, cardLabel } from "../cards.js";
-import { fit } from "../fit.js";
+import { fitAll } from "../fit.js";
 import { h, svg } from "../dom.js";
 import { formatNumber, t, tn } from "../i18n.js";
 import { seatLine } from "./words.js";
@@ -67,6 +67,8 @@ export function seatsView(store) {
     const table = s.table;
     if (!v || !table) return;
     const edition = table.rules.edition;
+    /** @type {HTMLElement[]} */
+    const toFit = [];
     for (const seat of table.seats) {
       const i = seat.seat;
       const el = els[i];
@@ -107,7 +109,7 @@ export function seatsView(store) {
         lastEl.dataset.card = last ?? "";
         lastEl.classList.toggle("seat-last-none", !last);
         lastEl.querySelector(".seat-last-card")?.replaceChildren(...(last ? [cardFace(last, edition, { small: true })] : []));
-        if (last) fit(lastEl);
+        if (last) toFit.push(lastEl);
       }
       // What a screen reader reads for the seat: everything the picture shows, in words.
       const said = [seatLine(s, seat), tn("seat.cards", count), t(`status.${v.status[i]}`), ...facts.slice(v.status[i] !== "in" ? 1 : 0)];
@@ -120,6 +122,7 @@ export function seatsView(store) {
       if (!now) setRing(s, el, null);
       else if (!s.game?.turn?.seconds) setRing(s, el, 1);
     }
+    fitAll(toFit);
   }
 
   /**
