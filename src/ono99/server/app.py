@@ -148,6 +148,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     app.state.config = config
+    app.state.worker_script = installable.worker_script(STATIC)  # hashes every static file
     app.state.metrics = measured
     app.state.limiters = {}
     app.state.reviews = Reviews(config, hub.now)

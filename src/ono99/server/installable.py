@@ -6,7 +6,8 @@ The worker (``static/sw.js``) keeps the app's *shell* — the one page, its styl
 icons, the translations, the options a table can have — so that the installed app opens with
 no network. This module writes the list of those files and a version at the head of the
 worker's script: the version is a hash of every file, so a server with new files is a new
-worker, which replaces the old one's cache. The list and the hash are made once, at start-up.
+worker, which replaces the old one's cache. The list and the hash are made once, when the app
+is created (``create_app``), not on the event loop at the first request for ``/sw.js``.
 Nothing of a table (its facts, seats, records, tokens) is ever in the list or the cache: the
 worker lets ``/api/`` and ``/ws/`` through to the network untouched, but ``/api/options``.
 """
@@ -24,7 +25,6 @@ from starlette.responses import JSONResponse, Response
 from ..i18n import LANGUAGES
 from ..i18n.export import browser_catalog
 
-STATIC = Path(__file__).parent / "static"
 NO_CACHE = {"Cache-Control": "no-cache"}
 
 MANIFEST = {
@@ -53,19 +53,20 @@ async def manifest(request: Request) -> Response:
 
 
 @functools.cache
-def worker_script() -> str:
-    """``static/sw.js`` headed by its ``VERSION`` and ``SHELL`` (see the module's doc)."""
+def worker_script(static: Path) -> str:
+    """``static/sw.js`` headed by its ``VERSION`` and ``SHELL`` (see the module's doc), for the
+    static folder ``static``; made once per process and folder."""
     files = sorted(
-        p for p in STATIC.rglob("*") if p.is_file() and p.name != "sw.js" and p.suffix != ".map"
+        p for p in static.rglob("*") if p.is_file() and p.name != "sw.js" and p.suffix != ".map"
     )
     shell = ["/", "/manifest.webmanifest", "/api/options", "/i18n/languages"]
     shell += [f"/i18n/{lang}.json" for lang in LANGUAGES]
     shell += [
-        "/static/" + p.relative_to(STATIC).as_posix() for p in files if p.name != "index.html"
+        "/static/" + p.relative_to(static).as_posix() for p in files if p.name != "index.html"
     ]
     digest = hashlib.sha256()
     for p in files:
-        digest.update(p.relative_to(STATIC).as_posix().encode() + b"\0" + p.read_bytes())
+        digest.update(p.relative_to(static).as_posix().encode() + b"\0" + p.read_bytes())
     for lang in LANGUAGES:  # a new translation is a new shell too
         digest.update(json.dumps(browser_catalog(lang), sort_keys=True).encode())
     head = (
@@ -73,8 +74,9 @@ def worker_script() -> str:
         f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
         f"const SHELL = {json.dumps(shell)};\n"
     )
-    return head + (STATIC / "sw.js").read_text(encoding="utf-8")
+    return head + (static / "sw.js").read_text(encoding="utf-8")
 
 
 async def service_worker(request: Request) -> Response:
-    return Response(worker_script(), media_type="text/javascript", headers=NO_CACHE)
+    script: str = request.app.state.worker_script
+    return Response(script, media_type="text/javascript", headers=NO_CACHE)

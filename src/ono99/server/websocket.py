@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -124,16 +125,25 @@ async def _take_address(ws: WebSocket, config: ServerConfig) -> str | None:
     return None
 
 
-async def table_socket(ws: WebSocket) -> None:
+async def _counted(
+    ws: WebSocket, serve: Callable[[WebSocket, ServerConfig], Awaitable[None]]
+) -> None:
+    """Serve ``ws`` with ``serve`` while it counts against its client address, given back
+    however it ends; past ``--max-connections`` it is refused before ``serve`` sees it."""
     config: ServerConfig = ws.app.state.config
     addresses: Counts = ws.app.state.sockets
     address = await _take_address(ws, config)
     if address is None:
         return
     try:
-        await _serve(ws, config)
+        await serve(ws, config)
     finally:
         addresses.give_back(address)
+
+
+async def table_socket(ws: WebSocket) -> None:
+    """``/ws/{code}``: a seat's or a spectator's connection to one table."""
+    await _counted(ws, _serve)
 
 
 async def _serve(ws: WebSocket, config: ServerConfig) -> None:
@@ -227,35 +237,31 @@ async def lobby_socket(ws: WebSocket) -> None:
     """``/ws/lobby``: the public tables waiting for players, sent at once and again whenever
     the list changes (``server/lobby.py``). A watcher has nothing to say: what it sends is
     read, counted against its rate like a player's messages, and dropped."""
-    config: ServerConfig = ws.app.state.config
-    addresses: Counts = ws.app.state.sockets
-    address = await _take_address(ws, config)
-    if address is None:
-        return
+    await _counted(ws, _watch_lobby)
+
+
+async def _watch_lobby(ws: WebSocket, config: ServerConfig) -> None:
+    await ws.accept()
+    lobby: Lobby = ws.app.state.lobby
+    hub: Hub = ws.app.state.hub
+    conn = Connection(ws, config.queue_limit)
+    writer = asyncio.create_task(conn.write_loop())
+    limiter = RateLimiter(config.ws_rate, config.ws_burst, hub.now())
+    lobby.watch(conn)
     try:
-        await ws.accept()
-        lobby: Lobby = ws.app.state.lobby
-        hub: Hub = ws.app.state.hub
-        conn = Connection(ws, config.queue_limit)
-        writer = asyncio.create_task(conn.write_loop())
-        limiter = RateLimiter(config.ws_rate, config.ws_burst, hub.now())
-        lobby.watch(conn)
-        try:
-            while not conn.closing:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if not limiter.allow(hub.now()) and limiter.refused > config.max_refused:
-                    conn.close(CLOSE_POLICY)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            lobby.unwatch(conn)
-            conn.close(conn.close_code)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 5)
+        while not conn.closing:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not limiter.allow(hub.now()) and limiter.refused > config.max_refused:
+                conn.close(CLOSE_POLICY)
+    except WebSocketDisconnect:
+        pass
     finally:
-        addresses.give_back(address)
+        lobby.unwatch(conn)
+        conn.close(conn.close_code)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
 
 
 async def _linger(ws: WebSocket, quiet: float = 0.1, most: float = 1.0) -> None:

@@ -44,10 +44,11 @@ class Blocklist:
         folded = name_key(name)
         if folded in self.words or any(word in folded for word in self.inside):
             return True
-        if any(word in self.words for word in _WORD.findall(folded)):
+        found = _WORD.findall(folded)
+        if any(word in self.words for word in found):
             return True
         # An entry of several words ("bad guy") as a run of the name's words.
-        spaced = " " + " ".join(_WORD.findall(folded)) + " "
+        spaced = " " + " ".join(found) + " "
         return any(" " in w and f" {w} " in spaced for w in self.words)
 
     def check(self, name: str) -> None:
