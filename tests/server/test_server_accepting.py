@@ -10,6 +10,7 @@ import gc
 import socket
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import httpx
@@ -95,6 +96,12 @@ def test_an_upgraded_connection_leaves_no_reference_cycle(tmp_path: Path) -> Non
     """After a websocket's upgrade, uvicorn's HTTP protocol and its parser (which holds the
     protocol's methods) were a cycle that kept the transport and socket until a full
     collection: none of 20 upgraded connections may be left for the collector."""
+    # Garbage that earlier tests left (a closed client's transport, say) is finalized by the
+    # first full collection, wherever it runs: an unclosed one warns then. Not this test's
+    # concern, and not to be counted: collect it first, its warnings ignored.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
     with running_server(tmp_path / "ono99.db") as server:
 
         async def open_and_close() -> None:
@@ -112,7 +119,8 @@ def test_an_upgraded_connection_leaves_no_reference_cycle(tmp_path: Path) -> Non
             asyncio.run(open_and_close())
             time.sleep(0.5)  # the server's side closes
             gc.collect()
-            left = [o for o in gc.garbage if isinstance(o, HeaderDeadline)]
+            # type(), not isinstance(): a dead weak proxy among the garbage raises on __class__
+            left = [o for o in gc.garbage if type(o) is HeaderDeadline]
         finally:
             gc.set_debug(0)
             gc.garbage.clear()
