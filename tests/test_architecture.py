@@ -33,6 +33,7 @@ LAYERS = {
     "ono99.invocation": "invocation",
     "ono99.engine": "engine",
     "ono99.features": "features",
+    "ono99.ratings": "ratings",
     "ono99.fast": "fast",
     "ono99.bots": "bots",
     "ono99.sim": "sim",
@@ -54,17 +55,19 @@ MAY_IMPORT: dict[str, set[str]] = {
     "invocation": set(),
     "engine": set(),
     "features": {"engine"},
+    # One rating scale (openskill) for the tournaments' bots and the server's players.
+    "ratings": set(),
     # The rules again, for speed: the playout (pure Python, for the expert) and the numba
     # kernels (the batch simulator), declared side by side under one contract.
     "fast": {"engine", "invocation"},
     "i18n": {"engine"},
     "bots": {"engine", "features", "fast", "invocation"},
-    "sim": {"engine", "features", "fast", "bots", "invocation", "i18n"},
+    "sim": {"engine", "features", "fast", "bots", "invocation", "i18n", "ratings"},
     "session": {"engine", "features", "fast", "bots", "sim", "invocation"},
     # env sits on the bots (its opponents) and the batch simulator (sim.fast).
     "env": {"engine", "features", "fast", "bots", "sim", "invocation", "i18n"},
     "storage": {"engine", "invocation"},
-    "server": {"session", "storage", "i18n", "invocation"},
+    "server": {"session", "storage", "i18n", "invocation", "ratings"},
     "cli": set(LAYERS.values()) - {"cli"},
 }
 

@@ -19,6 +19,7 @@ from .errors import (
     RulesError,
     SetupError,
 )
+from .finish import finishing_order
 from .game import (
     HAND_SIZE,
     apply,
@@ -78,6 +79,7 @@ __all__ = [
     "card_name",
     "cards_drawn",
     "defaults",
+    "finishing_order",
     "is_bust",
     "legal_actions",
     "load_record",

@@ -30,13 +30,13 @@ sigma is somewhat optimistic; the win-rate intervals are the figures to quote.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import bot_info, check_bot
-from ..engine import Rules, State, record_of
+from ..engine import Rules, finishing_order, record_of
+from ..ratings import model, ordinal, rate
 from .batches import Done, Stop, play_batch
 from .seeding import play_seeded
 from .stats import wilson_interval
@@ -97,41 +97,6 @@ class GameResult:
     record: str  # the game record (RULES.md N3), one line of JSON
 
 
-def finishing_order(state: State) -> tuple[tuple[int, ...], ...]:
-    """The seats of a finished game grouped by place, best first; seats in one group tie.
-
-    The winners share first place. Everyone else placed by when they left the game — later
-    is better — from ``state.out``. In a points match (M3) players leave at the end of a
-    round, several at once, so those leaving after the same round are ordered by score,
-    lower being better (equal scores tie); players never out (variant ``lowest_score``) are
-    the last to leave."""
-    n = state.rules.players
-    winners = set(state.winners)
-    points = state.scores is not None
-    left: dict[int, int] = {}
-    if points:
-        round_ended = 0
-        for event in state.events():
-            if event.kind == "round_end":
-                round_ended = event.data[0]
-            elif event.kind == "left" and event.seat is not None:
-                left[event.seat] = round_ended
-    else:
-        left = {seat: k for k, seat in enumerate(state.out)}
-    never = max(left.values(), default=0) + 1
-
-    def place(seat: int) -> tuple[int, int, int]:
-        if seat in winners:
-            return (0, 0, 0)
-        score = state.scores[seat] if state.scores is not None else 0
-        return (1, -left.get(seat, never), score)
-
-    groups: dict[tuple[int, int, int], list[int]] = {}
-    for seat in sorted(range(n), key=place):
-        groups.setdefault(place(seat), []).append(seat)
-    return tuple(tuple(group) for group in groups.values())
-
-
 def play_one(tournament: Tournament, index: int) -> GameResult:
     """Game ``index`` of ``tournament``; the same arguments always give the same game."""
     seating = tournament.seating(index)
@@ -186,25 +151,15 @@ class Ratings:
     """Plackett–Luce ratings per bot name (openskill); see the module docstring."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        from openskill.models import PlackettLuce
-
-        self.model = PlackettLuce(tau=0.0)
+        self.model = model(tau=0.0)
         self.mu = {name: self.model.mu for name in names}
         self.sigma = {name: self.model.sigma for name in self.mu}
 
     def update(self, bots: Sequence[str], finish: Sequence[Sequence[int]]) -> None:
         """One game: ``bots`` per seat, ``finish`` the seats grouped best first."""
-        place = {seat: k for k, group in enumerate(finish) for seat in group}
-        teams = [[self.model.rating(mu=self.mu[b], sigma=self.sigma[b])] for b in bots]
-        rated = self.model.rate(teams, ranks=[float(place[s]) for s in range(len(bots))])
-        change = dict.fromkeys(bots, 0.0)
-        shrink = dict.fromkeys(bots, 1.0)
-        for seat, name in enumerate(bots):
-            change[name] += rated[seat][0].mu - self.mu[name]
-            shrink[name] *= (rated[seat][0].sigma / self.sigma[name]) ** 2
-        for name in change:
-            self.mu[name] += change[name]
-            self.sigma[name] *= math.sqrt(shrink[name])
+        before = {b: (self.mu[b], self.sigma[b]) for b in bots}
+        for name, (mu, sigma) in rate(self.model, before, bots, finish).items():
+            self.mu[name], self.sigma[name] = mu, sigma
 
     def to_dict(self) -> dict[str, Any]:
         m = self.model
@@ -216,7 +171,7 @@ class Ratings:
                     "bot": name,
                     "mu": self.mu[name],
                     "sigma": self.sigma[name],
-                    "ordinal": self.mu[name] - 3 * self.sigma[name],
+                    "ordinal": ordinal(self.mu[name], self.sigma[name]),
                 }
                 for name in self.mu
             ],
