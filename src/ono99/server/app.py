@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..session import Settings
 from ..storage import SqliteStore, Store, open_store
-from . import http, i18n, installable, metrics
+from . import http, i18n, installable, metrics, players
 from .bus import open_bus
 from .config import ServerConfig
 from .hub import Hub
@@ -124,6 +124,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/", page),
         Route("/t/{code}", page),
         Route("/t/{code}/replay/{game}", page),
+        Route("/p/{name}", page),
+        Route("/leaders", page),
+        Route("/link", page),
         Route("/healthz", health),
         Route("/manifest.webmanifest", installable.manifest),
         Route("/sw.js", installable.service_worker),
@@ -136,6 +139,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/lobby", http.lobby_list),
         Route("/api/quick", http.play_now, methods=["POST"]),
         Route("/api/tables/{code}", http.table_info),
+        Route("/api/players", players.register, methods=["POST"]),
+        Route("/api/players/claim", players.claim, methods=["POST"]),
+        Route("/api/players/{name}", players.profile),
+        Route("/api/me", players.me),
+        Route("/api/me", players.forget, methods=["DELETE"]),
+        Route("/api/me/link", players.make_link, methods=["POST"]),
+        Route("/api/leaderboard", players.leaderboard),
         Route("/api/tables/{code}/join", http.join_table, methods=["POST"]),
         Route("/api/tables/{code}/games/{game}/record", http.game_record),
         Route("/api/tables/{code}/games/{game}/replay", http.game_replay),

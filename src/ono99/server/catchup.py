@@ -35,7 +35,8 @@ class CatchUp:
         """The table as ``stored``, with its latest game played up to ``actions``."""
         hub = self.hub
         seats = [
-            Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left_name) for s in stored.seats
+            Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left_name, s.player)
+            for s in stored.seats
         ]
         return Table.restore(
             stored.code,

@@ -6,8 +6,6 @@ Errors are ``{"error": {"code", "message", "params"?}}`` with a fitting status."
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -16,7 +14,6 @@ from ..session import (
     MAX_MESSAGE_BYTES,
     TURN_CHOICES,
     Effects,
-    RateLimiter,
     SessionError,
     Table,
     encode_replay,
@@ -28,101 +25,21 @@ from ..session import (
     wire,
 )
 from ..session.setup import DEFAULT_TURN_SECONDS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
-from .config import ServerConfig
-from .hub import Hub
+from .endpoint import (
+    check_allowed_name,
+    client_address,
+    config_of,
+    hub_of,
+    json_body,
+    rate_limit,
+    refused,
+)
 from .limits import Counts
 from .lobby import Lobby
 from .metrics import Metrics
-from .names import BlockedNames
+from .players import player_of, seat_name
 from .quick import Matcher
 from .reviews import Reviews
-
-_STATUS = {
-    "not_found": 404,
-    "closed": 410,
-    "bad_origin": 403,
-    "timeout": 408,
-    "too_big": 413,
-    "rate_limited": 429,
-    "too_many_tables": 429,
-    "full": 409,
-    "name_taken": 409,
-    "started": 409,
-    "busy": 503,
-    "review_limited": 429,
-    "review_busy": 503,
-    "server_error": 500,
-}
-
-
-def error_response(exc: SessionError) -> JSONResponse:
-    return JSONResponse({"error": exc.to_json()}, status_code=_STATUS.get(exc.code, 400))
-
-
-def _refused(request: Request, exc: SessionError) -> JSONResponse:
-    metrics: Metrics = request.app.state.metrics
-    metrics.refused(exc.code)
-    return error_response(exc)
-
-
-def _hub(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-def _config(request: Request) -> ServerConfig:
-    config: ServerConfig = request.app.state.config
-    return config
-
-
-def client_address(request: Request) -> str:
-    """The client's address: the peer's, or what a trusted proxy says it saw (uvicorn reads
-    X-Forwarded-For only from ``forwarded_allow_ips``)."""
-    return request.client.host if request.client else "?"
-
-
-def _limit(request: Request) -> None:
-    """Creating, joining and looking tables up are rate-limited per client address."""
-    config = _config(request)
-    if config.http_rate <= 0:
-        return
-    limiters: dict[str, RateLimiter] = request.app.state.limiters
-    now = _hub(request).now()
-    host = client_address(request)
-    limiter = limiters.get(host)
-    if limiter is None:
-        if len(limiters) > 10_000:
-            limiters.clear()  # crude, but bounded
-        limiter = limiters[host] = RateLimiter(config.http_rate, config.http_burst, now)
-    if not limiter.allow(now):
-        raise SessionError("rate_limited", "too many requests; slow down")
-
-
-async def _json_body(request: Request) -> Any:
-    limit = _config(request).max_body
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise SessionError("too_big", f"a request may be at most {limit} bytes", limit=limit)
-    body = b""
-    try:
-        async with asyncio.timeout(_config(request).header_timeout):
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > limit:
-                    raise SessionError(
-                        "too_big", f"a request may be at most {limit} bytes", limit=limit
-                    )
-    except TimeoutError:
-        raise SessionError("timeout", "the request's body came too slowly") from None
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
-        raise SessionError("bad_json", "the request must be JSON") from None
-
-
-def _check_name(request: Request, name: object) -> None:
-    blocked: BlockedNames = request.app.state.blocked_names
-    blocked.check(name)
 
 
 def _table_code(request: Request) -> str:
@@ -133,8 +50,8 @@ def _table_code(request: Request) -> str:
 
 
 async def options(request: Request) -> Response:
-    hub = _hub(request)
-    low, high = _config(request).turn_limits
+    hub = hub_of(request)
+    low, high = config_of(request).turn_limits
     return JSONResponse(
         {
             **rule_options(),
@@ -148,27 +65,30 @@ async def options(request: Request) -> Response:
                 "high": high,
             },
             "limits": {"name": MAX_NAME, "message_bytes": MAX_MESSAGE_BYTES},
-            "quick": {"wait": _config(request).quick_wait},
+            "quick": {"wait": config_of(request).quick_wait},
         }
     )
 
 
 async def create_table(request: Request) -> Response:
     try:
-        _limit(request)
-        data = await _json_body(request)
-        hub = _hub(request)
+        rate_limit(request)
+        data = await json_body(request)
+        hub = hub_of(request)
         config, name = parse_table_request(
-            data, bots=hub.settings.bots, turn_limits=_config(request).turn_limits
+            data, bots=hub.settings.bots, turn_limits=config_of(request).turn_limits
         )
-        _check_name(request, name)
+        player = player_of(request)
+        if name is not None:
+            name = seat_name(request, name, player)
+            check_allowed_name(request, name)
         counting = _check_open_tables(request)
         await _wait_turn(request)
-        table, token, who = hub.create(config, name)
+        table, token, who = hub.create(config, name, player.id if player and name else None)
         if counting:
             _created(request).setdefault(client_address(request), []).append(table.code)
     except SessionError as exc:
-        return _refused(request, exc)
+        return refused(request, exc)
     return JSONResponse(
         {"code": table.code, "seat": who.seat, "host": True, "token": token}, status_code=201
     )
@@ -178,7 +98,7 @@ async def _wait_turn(request: Request) -> None:
     """Wait for this new table's turn on the process's pace (``server/limits.py``): at once
     unless many tables are being created, refused as ``busy`` if the wait would be long. While
     it waits it counts among its address's unfinished tables."""
-    wait = request.app.state.pace.turn(_hub(request).now())
+    wait = request.app.state.pace.turn(hub_of(request).now())
     if wait is None:
         raise SessionError("busy", "the server is setting up many tables; try again in a minute")
     if wait <= 0:
@@ -204,10 +124,10 @@ def _created(request: Request) -> dict[str, list[str]]:
 def _check_open_tables(request: Request) -> bool:
     """A client address may have ``max_open_tables`` tables not over at once: a family needs
     a few, a script filling the database needs many. Whether the limit is on."""
-    most = _config(request).max_open_tables
+    most = config_of(request).max_open_tables
     if most <= 0:
         return False
-    created, host, hub = _created(request), client_address(request), _hub(request)
+    created, host, hub = _created(request), client_address(request), hub_of(request)
     if len(created) > 10_000 and host not in created:
         created.clear()  # as crude as the rate limiters', and as bounded
     mine = created.get(host, [])
@@ -227,21 +147,24 @@ def _check_open_tables(request: Request) -> bool:
 
 async def join_table(request: Request) -> Response:
     try:
-        _limit(request)
+        rate_limit(request)
         code = _table_code(request)
-        data = await _json_body(request)
+        data = await json_body(request)
         if not isinstance(data, dict) or set(data) - {"name"}:
             raise SessionError("bad_request", "send {name}")
-        _check_name(request, data.get("name"))
-        hub = _hub(request)
+        player = player_of(request)
+        name = seat_name(request, data.get("name"), player)
+        check_allowed_name(request, name)
+        hub = hub_of(request)
+        profile = player.id if player else None
 
         def take_seat(table: Table) -> tuple[tuple[int, str], Effects]:
-            seat, token, effects = table.join(data.get("name"), hub.now())
+            seat, token, effects = table.join(name, hub.now(), profile)
             return (seat, token), effects
 
         seat, token = hub.mutate(code, take_seat)
     except SessionError as exc:
-        return _refused(request, exc)
+        return refused(request, exc)
     return JSONResponse({"code": code, "seat": seat, "host": False, "token": token})
 
 
@@ -249,18 +172,20 @@ async def play_now(request: Request) -> Response:
     """Play now (``server/quick.py``): a seat at the oldest public table waiting for the
     setting, or at a new one; the same answer as a create or a join."""
     try:
-        _limit(request)
-        data = await _json_body(request)
-        hub = _hub(request)
+        rate_limit(request)
+        data = await json_body(request)
+        hub = hub_of(request)
         ask = parse_quick_request(data, bots=hub.settings.bots, default_bot=hub.settings.stand_in)
-        _check_name(request, ask.name)
+        player = player_of(request)
+        ask = ask._replace(name=seat_name(request, ask.name, player))
+        check_allowed_name(request, ask.name)
         counting = _check_open_tables(request)
         matcher: Matcher = request.app.state.matcher
-        seated = await matcher.seat(ask)
+        seated = await matcher.seat(ask, player.id if player else None)
         if counting and seated.host:
             _created(request).setdefault(client_address(request), []).append(seated.code)
     except SessionError as exc:
-        return _refused(request, exc)
+        return refused(request, exc)
     return JSONResponse(
         {"code": seated.code, "seat": seated.seat, "host": seated.host, "token": seated.token},
         status_code=201 if seated.host else 200,
@@ -270,23 +195,23 @@ async def play_now(request: Request) -> Response:
 async def lobby_list(request: Request) -> Response:
     """The public tables waiting for players, the oldest first (``/ws/lobby`` keeps it live)."""
     try:
-        _limit(request)
+        rate_limit(request)
     except SessionError as exc:
-        return _refused(request, exc)
+        return refused(request, exc)
     lobby: Lobby = request.app.state.lobby
     return JSONResponse({"tables": lobby.listing()})
 
 
 async def table_info(request: Request) -> Response:
     try:
-        _limit(request)
+        rate_limit(request)
         code = _table_code(request)
-        hub = _hub(request)
+        hub = hub_of(request)
         table = hub.look(code)
         if table is None:
             raise hub.missing(code)
     except SessionError as exc:
-        return _refused(request, exc)
+        return refused(request, exc)
     info = wire.table_message(table, hub.now())
     del info["type"]
     info["games"] = [{"game": g, "finished": f} for g, f in hub.store.games(code)]
@@ -299,7 +224,7 @@ def _finished_record(request: Request) -> tuple[str, int, str]:
     if not game_text.isdigit() or len(game_text) > 9:
         raise SessionError("not_found", "there is no such game")
     game = int(game_text)
-    text = _hub(request).store.record(code, game)
+    text = hub_of(request).store.record(code, game)
     if text is None:
         raise SessionError("not_found", "there is no finished game by that number")
     return code, game, text
@@ -309,7 +234,7 @@ async def game_record(request: Request) -> Response:
     try:
         code, game, text = _finished_record(request)
     except SessionError as exc:
-        return _refused(request, exc)
+        return refused(request, exc)
     return Response(
         text,
         media_type="application/json",
@@ -322,7 +247,7 @@ async def game_replay(request: Request) -> Response:
         code, game, text = _finished_record(request)
         replay = encode_replay(text)
     except SessionError as exc:
-        return _refused(request, exc)
+        return refused(request, exc)
     return JSONResponse({"code": code, "game": game, **replay})
 
 
@@ -336,5 +261,5 @@ async def game_review(request: Request) -> Response:
         reviews: Reviews = request.app.state.reviews
         review = await reviews.answer(code, game, ask, client_address(request))
     except SessionError as exc:
-        return _refused(request, exc)
+        return refused(request, exc)
     return JSONResponse({"code": code, "game": game, **review})

@@ -159,13 +159,15 @@ class Hub:
     def synced_of(self, code: str) -> Synced:
         return self.catchup.of(code)
 
-    def create(self, config: TableConfig, name: str | None) -> tuple[Table, str, Identity]:
+    def create(
+        self, config: TableConfig, name: str | None, player: str | None = None
+    ) -> tuple[Table, str, Identity]:
         if len(self.tables) >= self.max_tables:
             raise SessionError("busy", "this server holds as many tables as it can")
         code = new_code()
         while code in self.tables or self.store.load_table(code) is not None:
             code = new_code()  # about 2**-59 per try: for form's sake
-        table, token, who, effects = Table.create(code, config, name, self.settings)
+        table, token, who, effects = Table.create(code, config, name, self.settings, player)
         table.schedule(self.now())  # Play now's wait starts
         listed = self._relist(table, effects)
         save(self.store, table.code, self.synced_of(table.code).seq, effects.changes)

@@ -12,7 +12,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..session import SessionError
-from .http import error_response
+from .endpoint import error_response
 
 _DEFAULT_PORT = {"http": 80, "https": 443}
 

@@ -6,7 +6,7 @@ headers ("slowloris") is held for ever, and holds a place of ``limit_concurrency
 ``HeaderDeadline`` is uvicorn's own httptools protocol with one timer more: armed when the
 connection opens and when a request's first byte comes, cleared when its headers are complete;
 when it fires the connection is closed. (The body has its own deadline where the body is read:
-``http._json_body``.) Nor does uvicorn bound a request's head on httptools (its h11 setting,
+``endpoint.json_body``.) Nor does uvicorn bound a request's head on httptools (its h11 setting,
 ``h11_max_incomplete_event_size``, is h11's alone): a test sent 16 MB of headers within the
 deadline. A head past ``MAX_HEAD`` bytes gets 431 and the connection is closed.
 

@@ -40,7 +40,7 @@ class Matcher:
         self.wait = wait  # seconds a new table waits for people before its bots come
         self.most_wait = most_wait
 
-    async def seat(self, ask: QuickRequest) -> Seated:
+    async def seat(self, ask: QuickRequest, player: str | None = None) -> Seated:
         loop = asyncio.get_running_loop()
         began = loop.time()
         store, key = self.hub.store, f"quick:{ask.setting}"
@@ -53,35 +53,38 @@ class Matcher:
         finally:
             self.metrics.quick_waiting.dec()
         try:
-            seated = self._seat_now(ask)  # no await inside: one step
+            seated = self._seat_now(ask, player)  # no await inside: one step
         finally:
             store.unlock(key)
         outcome = "opened" if seated.host else "joined"
         self.metrics.quick_seconds.labels(outcome).observe(loop.time() - began)
         return seated
 
-    def _seat_now(self, ask: QuickRequest) -> Seated:
+    def _seat_now(self, ask: QuickRequest, player: str | None) -> Seated:
         hub = self.hub
         for code in hub.store.waiting(ask.setting):
             try:
-                seat, token = hub.mutate(code, lambda table: _join(table, ask.name, hub.now()))
+                seat, token = hub.mutate(code, lambda t: _join(t, ask.name, hub.now(), player))
             except SessionError as exc:
                 if exc.code in REFUSED_BY_TABLE:
                     continue
                 raise
             return Seated(code, seat, token, False)
-        table, token, who = hub.create(quick_config(ask, time.time() + self.wait), ask.name)
+        config = quick_config(ask, time.time() + self.wait)
+        table, token, who = hub.create(config, ask.name, player)
         assert who.seat is not None
         return Seated(table.code, who.seat, token, True)
 
 
-def _join(table: Table, name: str, now: float) -> tuple[tuple[int, str], Effects]:
+def _join(
+    table: Table, name: str, now: float, player: str | None
+) -> tuple[tuple[int, str], Effects]:
     """Take a seat under ``name``, or "Ana 2", "Ana 3"... when someone there has it: people
     who pressed Play now do not choose their table, so they are not refused for a name."""
     for n in range(1, len(table.seats) + 2):
         suffix = "" if n == 1 else f" {n}"
         try:
-            seat, token, effects = table.join(name[: MAX_NAME - len(suffix)] + suffix, now)
+            seat, token, effects = table.join(name[: MAX_NAME - len(suffix)] + suffix, now, player)
         except SessionError as exc:
             if exc.code != "name_taken":
                 raise

@@ -17,6 +17,7 @@ from ..session.effects import (
     TableCreated,
 )
 from ..storage import Store
+from .results import write_results
 
 
 def save(store: Store, code: str, seq: int, changes: list[Change]) -> None:
@@ -33,8 +34,11 @@ def save(store: Store, code: str, seq: int, changes: list[Change]) -> None:
                 store.add_action(code, ch.game, ch.position, ch.seat, ch.action, ch.by)
             elif isinstance(ch, GameFinished):
                 store.finish_game(code, ch.game, ch.record)
+                write_results(store, code, ch)
             elif isinstance(ch, SeatChanged):
-                store.put_seat(code, ch.seat, ch.kind, ch.bot, ch.name, ch.token_hash, ch.left_name)
+                store.put_seat(
+                    code, ch.seat, ch.kind, ch.bot, ch.name, ch.token_hash, ch.left_name, ch.player
+                )
             elif isinstance(ch, GameStarted):
                 store.start_game(code, ch.game, ch.seed, ch.dealer)
             elif isinstance(ch, TableCreated):

@@ -28,6 +28,7 @@ class SeatChanged(NamedTuple):
     name: str | None
     token_hash: str | None
     left_name: str | None = None  # an open seat's last person, who left it (seats.Seat)
+    player: str | None = None  # the profile of the person on it (seats.Seat.player)
 
 
 class GameStarted(NamedTuple):
@@ -47,6 +48,12 @@ class ActionTaken(NamedTuple):
 class GameFinished(NamedTuple):
     game: int
     record: str  # the N3 record, JSON
+    # What the players' results and ratings are written from (server/results.py): who played
+    # each seat ("bot:<name>", a profile's id, or None: someone without one), the seats
+    # grouped by where they finished (engine.finishing_order), and whether the game is rated.
+    who: tuple[str | None, ...] = ()
+    finish: tuple[tuple[int, ...], ...] = ()
+    rated: bool = False
 
 
 class TableClosed(NamedTuple):

@@ -20,6 +20,7 @@ from ..engine import (
     NotationError,
     Rules,
     apply,
+    finishing_order,
     legal_actions,
     new_game,
     parse_action,
@@ -32,7 +33,7 @@ from .effects import ActionTaken, Change, Effects, GameFinished, GameStarted, St
 from .errors import SessionError
 from .hint import Hint
 from .phases import LOBBY, OVER, PLAYING
-from .seats import Identity
+from .seats import Identity, who_played
 from .setup import BOT, HUMAN
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ class Play:
         if table.state.over:  # possible in principle: nobody dealt in can play at all
             table.phase = OVER
             self._count_win()
-            changes.append(GameFinished(table.game, self.record_json()))
+            changes.append(self._finished())
         table.schedule(now)
         return Effects(changes, table=True, snapshot=True)
 
@@ -99,6 +100,17 @@ class Play:
             raise SessionError("server_error", f"game {game} does not follow game {table.game}")
         effects = self.new_game(now, (seed, dealer))
         return Effects(table=effects.table, snapshot=effects.snapshot)
+
+    def _finished(self) -> GameFinished:
+        table = self.table
+        assert table.state is not None
+        return GameFinished(
+            table.game,
+            self.record_json(),
+            tuple(who_played(s) for s in table.seats),
+            finishing_order(table.state),
+            table.config.rating,
+        )
 
     def record_json(self) -> str:
         """The N3 record of the current game. It reveals every card: only for a game that
@@ -168,7 +180,7 @@ class Play:
         if table.state.over:
             table.phase = OVER
             self._count_win()
-            changes.append(GameFinished(table.game, self.record_json()))
+            changes.append(self._finished())
             announce = True
         elif (
             table.state.round != before.round

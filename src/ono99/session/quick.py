@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engine import EDITIONS, make_rules
+from ..engine import make_rules
 from .errors import SessionError
 from .phases import LOBBY
 from .setup import (
@@ -28,6 +28,7 @@ from .setup import (
     SeatSetup,
     TableConfig,
     check_bot,
+    check_edition,
     check_lang,
     check_name,
 )
@@ -61,11 +62,7 @@ def parse_quick_request(data: Any, *, bots: Sequence[str], default_bot: str) -> 
     for key in data:
         if key not in ("edition", "players", "bot", "name", "lang"):
             raise SessionError("bad_request", f"unknown field {key!r}", field=str(key)[:40])
-    edition = data.get("edition", "2022")
-    if edition not in EDITIONS:
-        raise SessionError(
-            "bad_request", f"edition is one of {', '.join(EDITIONS)}", field="edition"
-        )
+    edition = check_edition(data.get("edition", "2022"))
     players = data.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int):
         raise SessionError("bad_request", "players must be a number", field="players")

@@ -34,6 +34,9 @@ class Seat:
     # An open seat's last person, who left it (or was removed) once a game had begun: the
     # seat shows their name, as left, until someone takes it. Never a name someone holds.
     left_name: str | None = None
+    # The profile (server/players.py) of the person who holds the seat, or who left it once a
+    # game had begun (their result is still theirs); None for a bot and for someone without.
+    player: str | None = None
     # Not stored: these describe the connections of this server process.
     connections: int = 0
     grace_deadline: float | None = None
@@ -59,9 +62,10 @@ class Seat:
         ``keep_name`` (a game has begun) a person who held it stays named on it, as left; a
         seat already open keeps what it had."""
         if self.kind == BOT:
-            self.left_name = None
+            self.left_name = self.player = None
         elif self.name is not None:
             self.left_name = self.name if keep_name else None
+            self.player = self.player if keep_name else None
         self.kind, self.bot, self.name, self.token_hash = HUMAN, None, None, None
         self.grace_deadline, self.away = None, False
 
@@ -87,11 +91,18 @@ class Identity(NamedTuple):
 
 def seat_change(seat: Seat) -> SeatChanged:
     """What storage keeps of ``seat``."""
-    return SeatChanged(seat.index, seat.kind, seat.bot, seat.name, seat.token_hash, seat.left_name)
+    return SeatChanged(
+        seat.index, seat.kind, seat.bot, seat.name, seat.token_hash, seat.left_name, seat.player
+    )
+
+
+def who_played(seat: Seat) -> str | None:
+    """Whom a seat's result counts for: its bot ("bot:<name>"), a profile, or nobody."""
+    return f"bot:{seat.bot}" if seat.kind == BOT else seat.player
 
 
 def first_seats(
-    setups: Sequence[SeatSetup], creator: str | None, host_hash: str
+    setups: Sequence[SeatSetup], creator: str | None, host_hash: str, player: str | None = None
 ) -> tuple[list[Seat], int | None]:
     """A new table's seats: the creator in the first human seat (None: every seat is a
     bot's), the bots named, the other human seats open. Returns them and the creator's."""
@@ -103,7 +114,7 @@ def first_seats(
         if setup.kind == BOT:
             seats.append(Seat(i, BOT, setup.bot, names.next()))
         elif i == host_seat:
-            seats.append(Seat(i, HUMAN, None, creator, host_hash))
+            seats.append(Seat(i, HUMAN, None, creator, host_hash, player=player))
         else:
             seats.append(Seat(i, HUMAN))
     return seats, host_seat
@@ -138,15 +149,18 @@ class Seating:
 
     # ---------------------------------------------------------------- changing hands
 
-    def join(self, name: Any) -> tuple[int, str, list[Change]]:
+    def join(self, name: Any, player: str | None = None) -> tuple[int, str, list[Change]]:
         """Take the first open seat; returns the seat, its token and the changes to store.
 
         Two people at a table never share a name (``same_name``: case, spacing and accents
         typed either way aside), so that the log never says "Ana plays 7" about two players:
         a newcomer named like a seated person is refused (``name_taken``), and a bot named
         like the newcomer (bots are "Ana", "Ben", ...) takes another name. A seat's left
-        name (``Seat.left_name``) is nobody's: it refuses nobody, and anyone may take it."""
+        name (``Seat.left_name``) is nobody's: it refuses nobody, and anyone may take it.
+        ``player``: the newcomer's profile, which holds at most one seat at a table."""
         name = check_name(name)
+        if player is not None and any(s.player == player and not s.open for s in self.seats):
+            raise SessionError("already_seated", "you already have a seat at this table")
         seat = next((s for s in self.seats if s.open), None)
         if seat is None:
             raise SessionError("full", "every seat at this table is taken")
@@ -165,7 +179,7 @@ class Seating:
                 name=person.name,  # as the one who has it wrote it
             )
         token = new_token()
-        seat.name, seat.left_name = name, None
+        seat.name, seat.left_name, seat.player = name, None, player
         seat.token_hash = token_hash(token)
         seat.away, seat.grace_deadline = False, None  # mid-game: the stand-in hands it over
         changes: list[Change] = [seat_change(seat)]

@@ -55,6 +55,13 @@ class TableConfig:
     public: bool = False  # listed in the lobby while it waits for players (the host decides)
     lang: str | None = None  # the host's language, for the lobby's list
     quick: Quick | None = None  # opened by Play now
+    # Its games count toward the players' ratings: a public table's always, a private one's
+    # when the host asks (``rated``), since friends trying things out need not be rated.
+    rated: bool = False
+
+    @property
+    def rating(self) -> bool:
+        return self.public or self.rated
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -69,6 +76,8 @@ class TableConfig:
             data["lang"] = self.lang
         if self.quick:
             data["quick"] = self.quick.to_json()
+        if self.rated:
+            data["rated"] = True
         return data
 
     @staticmethod
@@ -83,7 +92,17 @@ class TableConfig:
             public=bool(data.get("public", False)),
             lang=data.get("lang"),
             quick=Quick(str(quick["bot"]), float(quick["fill_at"])) if quick else None,
+            rated=bool(data.get("rated", False)),
         )
+
+
+def check_edition(value: Any) -> str:
+    """One of the editions (RULES.md), as a request names it."""
+    if value not in EDITIONS:
+        raise SessionError(
+            "bad_request", f"edition is one of {', '.join(EDITIONS)}", field="edition"
+        )
+    return str(value)
 
 
 def check_name(value: Any) -> str:
@@ -150,6 +169,9 @@ def rule_options() -> dict[str, Any]:
     return {"editions": {e: defaults(e) for e in EDITIONS}, "options": specs}
 
 
+_TABLE_FIELDS = ("rules", "seats", "name", "turn_seconds", "hints", "public", "lang", "rated")
+
+
 def parse_table_request(
     data: Any, *, bots: Sequence[str], turn_limits: tuple[float, float] = (5, 600)
 ) -> tuple[TableConfig, str | None]:
@@ -159,7 +181,7 @@ def parse_table_request(
     if not isinstance(data, dict):
         raise SessionError("bad_request", "the request must be a JSON object")
     for key in data:
-        if key not in ("rules", "seats", "name", "turn_seconds", "hints", "public", "lang"):
+        if key not in _TABLE_FIELDS:
             raise SessionError("bad_request", f"unknown field {key!r}", field=str(key)[:40])
     seats = _seats(data.get("seats"), bots)
     rules, turn, hints = _rules_timer_hints(data, seats, turn_limits)
@@ -168,10 +190,12 @@ def parse_table_request(
         name = check_name(data.get("name"))
     elif data.get("name") is not None:
         check_name(data.get("name"))
-    public = data.get("public", False)
-    if not isinstance(public, bool):
-        raise SessionError("bad_request", "public must be true or false", field="public")
-    return TableConfig(rules, seats, turn, hints, public, check_lang(data.get("lang"))), name
+    public, rated = data.get("public", False), data.get("rated", False)
+    for field, value in (("public", public), ("rated", rated)):
+        if not isinstance(value, bool):
+            raise SessionError("bad_request", f"{field} must be true or false", field=field)
+    lang = check_lang(data.get("lang"))
+    return TableConfig(rules, seats, turn, hints, public, lang, rated=rated), name
 
 
 _LANG = re.compile(r"[a-z]{2,3}")

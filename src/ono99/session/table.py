@@ -118,13 +118,18 @@ class Table:
 
     @classmethod
     def create(
-        cls, code: str, config: TableConfig, creator: str | None, settings: Settings
+        cls,
+        code: str,
+        config: TableConfig,
+        creator: str | None,
+        settings: Settings,
+        player: str | None = None,
     ) -> tuple[Table, str, Identity, Effects]:
         """A new table in its lobby. The creator hosts it and sits in the first human seat
         (or watches, when every seat is a bot). Returns the creator's token."""
         token = new_token()
         hashed = token_hash(token)
-        seats, host_seat = first_seats(config.seats, creator, hashed)
+        seats, host_seat = first_seats(config.seats, creator, hashed, player)
         table = cls(code, config, hashed, seats, settings)
         changes: list[Change] = [TableCreated(code, json.dumps(config.to_json()), hashed)]
         changes += [seat_change(s) for s in seats]
@@ -202,10 +207,10 @@ class Table:
         self.schedule(now)
         return Effects(table=True)
 
-    def join(self, name: Any, now: float) -> tuple[int, str, Effects]:
+    def join(self, name: Any, now: float, player: str | None = None) -> tuple[int, str, Effects]:
         """Take the first open seat (``Seating.join``); returns the seat and its token. The
         last seat of a table Play now opened starts its game (``session/quick.py``)."""
-        seat, token, changes = self.seating.join(name)
+        seat, token, changes = self.seating.join(name, player)
         effects = Effects(changes, table=True)
         if self.config.quick is not None and self.phase == LOBBY and not self.seating.open_seats():
             effects.merge(self.play.new_game(now))

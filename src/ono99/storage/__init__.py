@@ -3,6 +3,7 @@ server processes (``PostgresStore``, the ``scale`` extra); both are a ``Store``,
 ``open_store`` picks one for a URL."""
 
 from .base import Conflict, Store, StoredSeat, StoredTable
+from .players import Result, StoredPlayer
 from .sqlite import SCHEMA_VERSION, SqliteStore
 
 
@@ -19,8 +20,10 @@ def open_store(url: str, *, durable: bool = False) -> Store:
 __all__ = [
     "SCHEMA_VERSION",
     "Conflict",
+    "Result",
     "SqliteStore",
     "Store",
+    "StoredPlayer",
     "StoredSeat",
     "StoredTable",
     "open_store",

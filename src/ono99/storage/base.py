@@ -20,6 +20,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .players import PlayerRecords
+
 
 @dataclass
 class StoredSeat:
@@ -29,6 +31,7 @@ class StoredSeat:
     name: str | None
     token_hash: str | None
     left_name: str | None = None  # an open seat's last person, who left it (session.Seat)
+    player: str | None = None  # the profile of the person on it (session.Seat.player)
 
 
 @dataclass
@@ -65,7 +68,7 @@ class Conflict(Exception):
     """Another writer changed the table first: this batch was not written."""
 
 
-class Store(Protocol):
+class Store(PlayerRecords, Protocol):
     """Tables, seats, games and every accepted action. The writing methods are called inside
     ``transaction()``; ``bump`` first, so that a stale writer writes nothing."""
 
@@ -89,6 +92,7 @@ class Store(Protocol):
         name: str | None,
         token_hash: str | None,
         left_name: str | None = None,
+        player: str | None = None,
     ) -> None: ...
 
     def start_game(self, code: str, game: int, seed: int, dealer: int) -> None: ...

@@ -31,6 +31,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 
 from .base import Conflict, StoredSeat, StoredTable, count_wins
+from .players import SCHEMA as PLAYERS
+from .players import PlayerRecords
 
 _V1 = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -92,7 +94,8 @@ CREATE TABLE IF NOT EXISTS listed (
 );
 CREATE INDEX IF NOT EXISTS listed_setting ON listed(setting, opened)
 """
-MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
+# 5: players who come back: profiles, their keys, results and ratings (storage/players.py).
+MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, PLAYERS))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _MIGRATION_LOCK = 0x0_99_99  # the advisory lock key held while migrating
 _LOCKS = "ono99:"  # try_lock's keys, hashed to advisory lock numbers (with the schema's name)
@@ -117,7 +120,7 @@ _UNFINISHED = (
 )
 
 
-class PostgresStore:
+class PostgresStore(PlayerRecords):
     def __init__(self, url: str, *, durable: bool = False) -> None:
         conninfo, self.schema = split_url(url)
         # One connection, used from the server's event loop thread (and from a test's).
@@ -187,13 +190,15 @@ class PostgresStore:
         name: str | None,
         token_hash: str | None,
         left_name: str | None = None,
+        player: str | None = None,
     ) -> None:
         self._db.execute(
-            "INSERT INTO seats (code, seat, kind, bot, name, token_hash, left_name) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (code, seat) DO UPDATE SET "
+            "INSERT INTO seats (code, seat, kind, bot, name, token_hash, left_name, player) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (code, seat) DO UPDATE SET "
             "kind = EXCLUDED.kind, bot = EXCLUDED.bot, name = EXCLUDED.name, "
-            "token_hash = EXCLUDED.token_hash, left_name = EXCLUDED.left_name",
-            (code, seat, kind, bot, name, token_hash, left_name),
+            "token_hash = EXCLUDED.token_hash, left_name = EXCLUDED.left_name, "
+            "player = EXCLUDED.player",
+            (code, seat, kind, bot, name, token_hash, left_name, player),
         )
 
     def start_game(self, code: str, game: int, seed: int, dealer: int) -> None:
@@ -276,6 +281,11 @@ class PostgresStore:
         with self._lock:
             return self._db.execute(sql, params).fetchall()
 
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        """``PlayerRecords``' SQL, written with ``?`` for SQLite: here ``%s``."""
+        with self._lock:
+            return self._db.execute(sql.replace("%", "%%").replace("?", "%s"), params)
+
     def _one(self, sql: str, params: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
         with self._lock:
             return self._db.execute(sql, params).fetchone()
@@ -305,7 +315,8 @@ class PostgresStore:
         seats = [
             StoredSeat(*r)
             for r in db.execute(
-                "SELECT seat, kind, bot, name, token_hash, left_name FROM seats WHERE code = %s "
+                "SELECT seat, kind, bot, name, token_hash, left_name, player FROM seats "
+                "WHERE code = %s "
                 "ORDER BY seat",
                 (code,),
             )

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from .base import Conflict, StoredSeat, StoredTable, count_wins
+from .players import SCHEMA as PLAYERS
+from .players import PlayerRecords
 
 _log = logging.getLogger(__name__)
 
@@ -89,7 +91,8 @@ CREATE TABLE IF NOT EXISTS listed (
 );
 CREATE INDEX IF NOT EXISTS listed_setting ON listed(setting, opened)
 """
-MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
+# 6: players who come back: profiles, their keys, results and ratings (storage/players.py).
+MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, PLAYERS))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -100,7 +103,7 @@ _UNFINISHED = (
 )
 
 
-class SqliteStore:
+class SqliteStore(PlayerRecords):
     def __init__(self, path: str | Path, *, durable: bool = False) -> None:
         self.path = str(path)
         # One connection, used from the server's event loop thread (and from a test's).
@@ -122,6 +125,9 @@ class SqliteStore:
                     for statement in filter(str.strip, script.split(";")):
                         self._db.execute(statement)
                     self._db.execute(f"PRAGMA user_version={number}")
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        return self._db.execute(sql, params)
 
     def checkpoint_in_background(self, every: float = 1.0) -> None:
         """Copy the write-ahead log into the database every ``every`` seconds on a thread
@@ -185,11 +191,13 @@ class SqliteStore:
         name: str | None,
         token_hash: str | None,
         left_name: str | None = None,
+        player: str | None = None,
     ) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO seats (code, seat, kind, bot, name, token_hash, left_name) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (code, seat, kind, bot, name, token_hash, left_name),
+            "INSERT OR REPLACE INTO seats "
+            "(code, seat, kind, bot, name, token_hash, left_name, player) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (code, seat, kind, bot, name, token_hash, left_name, player),
         )
 
     def start_game(self, code: str, game: int, seed: int, dealer: int) -> None:
@@ -269,7 +277,8 @@ class SqliteStore:
         seats = [
             StoredSeat(*r)
             for r in db.execute(
-                "SELECT seat, kind, bot, name, token_hash, left_name FROM seats WHERE code = ? "
+                "SELECT seat, kind, bot, name, token_hash, left_name, player FROM seats "
+                "WHERE code = ? "
                 "ORDER BY seat",
                 (code,),
             )
