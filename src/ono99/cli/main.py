@@ -1,5 +1,5 @@
-"""The ``ono99`` command: a click group of ``play``, ``serve``, ``replay``, ``review``,
-``rules``, ``simulate``, ``tournament`` and ``analyze``."""
+"""The ``ono99`` command: a click group of ``play``, ``serve``, ``admin``, ``replay``,
+``review``, ``rules``, ``simulate``, ``tournament`` and ``analyze``."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import click
 
 from .. import __version__
 from ..invocation import program
+from .admin import admin_command
 from .analyze import analyze_command
 from .command import Group
 from .play import play_command
@@ -42,6 +43,7 @@ def main() -> None:
     """ONO 99, the card game: play it against bots, replay records, simulate bots."""
 
 
+main.add_command(admin_command)
 main.add_command(analyze_command)
 main.add_command(play_command)
 main.add_command(replay_command)
