@@ -2,7 +2,11 @@
 
 /** @typedef {import("./types.js").CreateRequest} CreateRequest */
 /** @typedef {import("./types.js").ErrorPayload} ErrorPayload */
+/** @typedef {import("./types.js").Edition} Edition */
+/** @typedef {import("./types.js").Leaderboard} Leaderboard */
+/** @typedef {import("./types.js").Me} Me */
 /** @typedef {import("./types.js").Options} Options */
+/** @typedef {import("./types.js").Profile} Profile */
 /** @typedef {import("./types.js").QuickRequest} QuickRequest */
 /** @typedef {import("./types.js").Replay} Replay */
 /** @typedef {import("./types.js").Review} Review */
@@ -27,11 +31,14 @@ export class ApiError extends Error {
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]  sent as JSON
+ * @param {boolean} [asPlayer]  send this browser's player key (when it has one)
  * @returns {Promise<any>}  the answer's JSON (each use below names its type)
  */
-async function call(method, path, body) {
+async function call(method, path, body, asPlayer = false) {
   /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: {} };
+  const key = asPlayer ? playerKey() : null;
+  if (key) init.headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -42,8 +49,14 @@ async function call(method, path, body) {
   } catch {
     throw new ApiError(0, { code: "network" });
   }
+  if (response.status === 204) return {};
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data.error);
+  if (!response.ok) {
+    // A key the server does not know (its database was reset, or the profile forgotten
+    // elsewhere) is forgotten here too: the next try plays without a profile.
+    if (key && data.error?.code === "no_player") savePlayerKey(null);
+    throw new ApiError(response.status, data.error);
+  }
   return data;
 }
 
@@ -51,11 +64,11 @@ export const api = {
   /** @returns {Promise<Options>} */
   options: () => call("GET", "/api/options"),
   /** @param {CreateRequest} body @returns {Promise<Seated>} */
-  create: (body) => call("POST", "/api/tables", body),
+  create: (body) => call("POST", "/api/tables", body, true),
   /** @param {QuickRequest} body @returns {Promise<Seated>} */
-  quick: (body) => call("POST", "/api/quick", body),
+  quick: (body) => call("POST", "/api/quick", body, true),
   /** @param {string} code @param {string} name @returns {Promise<Seated>} */
-  join: (code, name) => call("POST", `/api/tables/${code}/join`, { name }),
+  join: (code, name) => call("POST", `/api/tables/${code}/join`, { name }, true),
   /** @param {string} code @returns {Promise<TableInfo>} */
   table: (code) => call("GET", `/api/tables/${code}`),
   /** @param {string} code @param {number} game @returns {Promise<Replay>} */
@@ -64,7 +77,42 @@ export const api = {
   review: (code, game, seat, lens) => call("GET", `/api/tables/${code}/games/${game}/review?seat=${seat}&lens=${lens}`),
   /** @param {string} code @param {number} game */
   recordUrl: (code, game) => `/api/tables/${code}/games/${game}/record`,
+  /** @param {string} name @returns {Promise<Me & {key: string}>} */
+  register: (name) => call("POST", "/api/players", { name }),
+  /** @returns {Promise<Me>} */
+  me: () => call("GET", "/api/me", undefined, true),
+  forget: () => call("DELETE", "/api/me", undefined, true),
+  /** @returns {Promise<{code: string, seconds: number, link: string}>} */
+  link: () => call("POST", "/api/me/link", undefined, true),
+  /** @param {string} code @returns {Promise<Me & {key: string}>} */
+  claim: (code) => call("POST", "/api/players/claim", { code }),
+  /** @param {string} name @returns {Promise<Profile>} */
+  profile: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  /** @param {Edition} edition @returns {Promise<Leaderboard>} */
+  leaders: (edition) => call("GET", `/api/leaderboard?edition=${edition}`),
 };
+
+// The player key: this browser's hold on its profile (docs/protocol.md, "Players"). Kept
+// here only; sent only to this server, and only with the requests that act as the player.
+const PLAYER = "ono99:player";
+
+export function playerKey() {
+  try {
+    return localStorage.getItem(PLAYER);
+  } catch {
+    return null;
+  }
+}
+
+/** @param {string | null} key  none: this browser plays without a profile */
+export function savePlayerKey(key) {
+  try {
+    if (key) localStorage.setItem(PLAYER, key);
+    else localStorage.removeItem(PLAYER);
+  } catch {
+    /* private mode: no profile kept */
+  }
+}
 
 // Seat tokens: kept per table in this browser, so the invite link brings you back too.
 const KEY = (/** @type {string} */ code) => `ono99:seat:${code}`;

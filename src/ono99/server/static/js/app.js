@@ -2,6 +2,8 @@
 import { availableLanguages, chooseLanguage, language, loadCatalog, rememberLanguage, t } from "./i18n.js";
 import { h } from "./dom.js";
 import { showHome } from "./home.js";
+import { showLink } from "./player.js";
+import { showLeaders, showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table/page.js";
 
@@ -16,6 +18,7 @@ async function main() {
       "nav",
       { "aria-label": t("nav.label") },
       h("a", { href: "/" }, t("nav.new_table")),
+      h("a", { href: "/leaders" }, t("player.leaders")),
       h("a", { href: `/rules/${language()}`, target: "_blank", rel: "noopener" }, t("nav.rules")),
     ),
     languagePicker(),
@@ -26,6 +29,10 @@ async function main() {
   if (m) return showReplay(root, m[1], Number(m[2]));
   m = path.match(/^\/t\/([^/]+)\/?$/);
   if (m) return showTable(root, m[1]);
+  m = path.match(/^\/p\/([^/]+)\/?$/);
+  if (m) return showProfile(root, decodeURIComponent(m[1]));
+  if (path === "/leaders") return showLeaders(root);
+  if (path === "/link") return showLink(root);
   return showHome(root);
 }
 

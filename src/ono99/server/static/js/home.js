@@ -5,6 +5,7 @@ import { h, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { playNowForm, publicTables, rememberName, rememberedName } from "./play.js";
+import { playerPanel } from "./player.js";
 import { optionApplies, optionKey } from "./rules.js";
 
 /** @typedef {import("./types.js").CreateRequest} CreateRequest */
@@ -35,7 +36,7 @@ export async function showHome(root) {
   root.replaceChildren(
     h("h1", { class: "page-title" }, t("home.title")),
     h("p", { class: "lead" }, t("home.lead")),
-    h("div", { class: "home-grid" }, playNowForm(opts), lobby.el),
+    h("div", { class: "home-grid" }, playNowForm(opts), h("div", { class: "home-side" }, lobby.el, playerPanel(opts.limits.name))),
     h("div", { class: "home-grid" }, createForm(opts), joinForm()),
   );
 }

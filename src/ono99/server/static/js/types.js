@@ -304,6 +304,50 @@
  * @property {string} token
  */
 
+/**
+ * @typedef {object} Me  a profile as its holder sees it (`GET /api/me`)
+ * @property {string} name
+ * @property {number} since  seconds since 1970
+ * @property {string} profile  its page's path
+ */
+
+/**
+ * @typedef {object} Rating
+ * @property {number} rating  the ordinal, mu - 3 sigma: what leaderboards sort by
+ * @property {number} mu
+ * @property {number} sigma
+ * @property {number} games  rated games
+ */
+
+/**
+ * @typedef {object} PlayedGame  one of a profile's recent finished games
+ * @property {string} code
+ * @property {number} game
+ * @property {number} seat
+ * @property {Edition} edition
+ * @property {number} players
+ * @property {number} place  1: among the winners
+ * @property {boolean} won
+ * @property {boolean} rated
+ * @property {number | null} rating  the rating after it, when rated
+ * @property {number} finished  seconds since 1970
+ */
+
+/**
+ * @typedef {object} Profile  `GET /api/players/{name}`
+ * @property {string} name
+ * @property {number} since
+ * @property {{edition: Edition, players: number, games: number, wins: number}[]} tally
+ * @property {(Rating & {edition: Edition})[]} ratings
+ * @property {PlayedGame[]} recent
+ */
+
+/**
+ * @typedef {object} Leaderboard  `GET /api/leaderboard?edition=`
+ * @property {Edition} edition
+ * @property {(Rating & {name: string | null, bot: string | null})[]} leaders  a person (name) or a bot
+ */
+
 /** @typedef {TableFacts & {games: {game: number, finished: boolean}[]}} TableInfo  `GET /api/tables/{code}` */
 
 /**
