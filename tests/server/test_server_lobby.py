@@ -244,6 +244,44 @@ def test_a_public_table_opened_on_one_process_shows_in_the_lobby_of_another() ->
         asyncio.run(main())
 
 
+async def _spectators_seen(w: Any, code: str, count: int, within: float) -> float:
+    """Seconds until the lobby's watcher ``w`` is told ``code`` has ``count`` spectators."""
+    began = time.monotonic()
+    while True:
+        left = within - (time.monotonic() - began)
+        assert left > 0, f"the lobby never said {count} watch {code}"
+        message = json.loads(await asyncio.wait_for(w.recv(), left))
+        entry = next((t for t in message["tables"] if t["code"] == code), None)
+        if entry is not None and entry["spectators"] == count:
+            return time.monotonic() - began
+
+
+def test_the_lobby_counts_a_table_s_spectators_on_every_process() -> None:
+    """Spectators on two processes are added up in a third's lobby; when they leave, or their
+    process dies, the count goes down again (a dead process's within STALE seconds)."""
+    with running_cluster(3) as cluster:
+        one, two, three = cluster.processes
+
+        async def main() -> None:
+            made = await asyncio.to_thread(public_table, one.url, ["human", "human"])
+            code = made["code"]
+            w = await connect(f"{three.ws_url}/ws/lobby", open_timeout=TIMEOUT)
+            first = json.loads(await asyncio.wait_for(w.recv(), TIMEOUT))
+            assert first["tables"][0]["spectators"] == 0
+            a = await Client.open(one.ws_url, code, None, "watcher on one")
+            b = await Client.open(two.ws_url, code, None, "watcher on two")
+            took = await _spectators_seen(w, code, 2, 5.0)
+            assert took < 2.0, took  # a poll of each process, then the lobby's
+            await a.close()
+            await _spectators_seen(w, code, 1, 5.0)
+            two.kill()  # its count is left in storage: the lobby stops counting it
+            await _spectators_seen(w, code, 0, 15.0)
+            await w.close()
+            del b
+
+        asyncio.run(main())
+
+
 def test_a_quick_table_restored_after_a_restart_still_fills(tmp_path: Path) -> None:
     wait = 0.5
     db = tmp_path / "t.db"
@@ -263,7 +301,7 @@ def test_a_quick_table_restored_after_a_restart_still_fills(tmp_path: Path) -> N
 
 LISTING_KEYS = {"code", "edition", "players", "match", "free", "names", "bots", "lang", "quick"}
 LISTING_KEYS |= {"bot"}
-LISTING_KEYS |= {"fill_at", "opened"}
+LISTING_KEYS |= {"fill_at", "opened", "spectators"}  # how many watch: a count, no names
 
 
 def test_what_the_lobby_sends_through_a_whole_game_holds_no_secret(tmp_path: Path) -> None:

@@ -206,7 +206,7 @@ def test_sqlite_files_of_the_first_schema_are_migrated(tmp_path: Path) -> None:
     assert store.idle_codes(1.0, 10) == ["old"]  # unchanged since it was made, at time 0
     store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 6
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 7
     assert db.execute("SELECT name, left_name, player FROM seats").fetchall() == [
         ("Ana", None, None)
     ]
@@ -257,7 +257,7 @@ def test_postgres_migrations_run_once_and_the_schema_name_is_checked() -> None:
     try:
         stores = [PostgresStore(postgres_url(schema)) for _ in range(2)]
         versions = stores[1]._db.execute("SELECT version FROM schema_version").fetchall()
-        assert versions == [(1,), (2,), (3,), (4,), (5,)]
+        assert versions == [(1,), (2,), (3,), (4,), (5,), (6,)]
         for store in stores:
             store.close()
     finally:

@@ -94,7 +94,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         idle=config.idle,
     )
     measured.watch(hub)
-    lobby = Lobby(store, measured, poll=config.lobby_poll)
+    spectators = Counts()  # per table, this process's
+    lobby = Lobby(store, measured, poll=config.lobby_poll, spectators=spectators)
     hub.listing_changed = lobby.poke
 
     @asynccontextmanager
@@ -166,7 +167,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app.state.pace = Pace(config.create_rate, config.create_burst, config.create_wait)
     app.state.creating = Counts()  # tables waiting their turn to be created, per address
     app.state.sockets = Counts()  # websockets per client address
-    app.state.spectators = Counts()  # per table
+    app.state.spectators = spectators
     app.state.lobby = lobby
     app.state.blocked_names = BlockedNames(config.blocked_names)
     app.state.matcher = Matcher(hub, measured, wait=config.quick_wait)

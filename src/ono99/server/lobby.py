@@ -11,10 +11,15 @@ slow watcher holds up nobody. Changes closer together than ``GATHER`` go out as 
 the watchers are handed it a few at a time, so that the tables being played on the process do
 not wait behind hundreds of writes (``benchmarks/bench_lobby.py``).
 
+Each entry also says how many watch that table (``spectators``), on every process: each
+process writes its own counts of the listed tables' spectators to storage when they change and
+every ``REPORT`` seconds (``storage/watching.py``), and the list adds up the counts written in
+the last ``STALE`` seconds, so a process that died stops counting within that.
+
 What a watcher is sent is the list's public facts only: the edition, match, seats and free
-seats, the host's language and the seated people's names — what anyone with the table's link
-sees on its join page. No game is listed (a table leaves the list when its game starts), so
-no hand, pile or seed can be.
+seats, the host's language, the seated people's names and how many watch — what anyone with
+the table's link sees on its join page. No game is listed (a table leaves the list when its
+game starts), so no hand, pile or seed can be.
 """
 
 from __future__ import annotations
@@ -22,9 +27,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
+import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..session.encode import dumps
+from .limits import Counts
 
 if TYPE_CHECKING:
     from ..storage import Store
@@ -35,6 +44,9 @@ log = logging.getLogger("ono99.server")
 MOST_LISTED = 200  # the lobby shows the oldest this many open public tables
 GATHER = 0.2  # seconds: changes closer together than this go out as one list
 FAN_OUT_TURN = 25  # watchers handed the list at a time (server/lobby.py, _fan_out)
+REPORT = 2.0  # seconds between two writes of this process's spectator counts, unchanged
+STALE = 6.0  # counts not written again within this are a dead process's: not counted
+PROCESS = f"{socket.gethostname()}:{os.getpid()}"  # whose counts a row holds
 
 
 class Watcher(Protocol):
@@ -42,8 +54,18 @@ class Watcher(Protocol):
 
 
 class Lobby:
-    def __init__(self, store: Store, metrics: Metrics, *, poll: float = 0.5) -> None:
+    def __init__(
+        self,
+        store: Store,
+        metrics: Metrics,
+        *,
+        poll: float = 0.5,
+        spectators: Counts | None = None,
+    ) -> None:
         self.store = store
+        self.spectators = spectators or Counts()  # this process's, per table
+        self._reported: dict[str, int] = {}
+        self._reported_at = 0.0
         self.metrics = metrics
         self.poll = poll
         self.watchers: set[Watcher] = set()
@@ -87,6 +109,9 @@ class Lobby:
         """Read the list; the new text when it changed (None: the same, or unreadable)."""
         try:
             tables = self.store.listings(MOST_LISTED)
+            seen = self.store.watching([t["code"] for t in tables], time.time() - STALE)
+            for t in tables:
+                t["spectators"] = seen.get(t["code"], 0)
         except Exception:
             log.exception("could not read the lobby")
             return None
@@ -107,6 +132,9 @@ class Lobby:
             # A burst of changes (fifty people pressing Play now) is one list, not fifty.
             await asyncio.sleep(max(0.0, sent + GATHER - loop.time()))
             self._poked.clear()
+            if self.spectators.counts and not self.watchers:
+                self.refresh()  # which tables are listed: the counts to write are theirs
+            self._report()
             if not self.watchers:
                 self.text = None  # nobody watches: read afresh for the next one
                 continue
@@ -114,6 +142,21 @@ class Lobby:
             if text is not None:
                 sent = loop.time()
                 await self._fan_out(text)
+
+    def _report(self) -> None:
+        """Write this process's spectators of the listed tables when they changed, and again
+        every ``REPORT`` seconds (the lobby counts only rows written lately)."""
+        listed = {t["code"] for t in self.tables}
+        counts = {c: n for c, n in self.spectators.counts.items() if c in listed}
+        now = time.time()
+        if counts == self._reported and (not counts or now - self._reported_at < REPORT):
+            return
+        try:
+            self.store.set_watching(PROCESS, counts, now)
+        except Exception:
+            log.exception("could not write the lobby's spectators")
+            return
+        self._reported, self._reported_at = counts, now
 
     async def _fan_out(self, text: str) -> None:
         """Hand ``text`` to every watcher, a few at a time: their writers wake in turns, and a

@@ -174,11 +174,15 @@ async def _serve(ws: WebSocket, config: ServerConfig) -> None:
         )
         await _refuse(ws, refusal, CLOSE_TOO_MANY)
         return
+    lobby: Lobby = ws.app.state.lobby
+    if who.seat is None:
+        lobby.poke()  # a listed table's spectators are in the lobby's list
     try:
         await _attached(ws, config, hub, code, who)
     finally:
         if who.seat is None:
             spectators.give_back(code)
+            lobby.poke()
 
 
 async def _attached(

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .players import PlayerRecords
+from .watching import WatchRecords
 
 
 @dataclass
@@ -68,7 +69,7 @@ class Conflict(Exception):
     """Another writer changed the table first: this batch was not written."""
 
 
-class Store(PlayerRecords, Protocol):
+class Store(PlayerRecords, WatchRecords, Protocol):
     """Tables, seats, games and every accepted action. The writing methods are called inside
     ``transaction()``; ``bump`` first, so that a stale writer writes nothing."""
 

@@ -33,6 +33,8 @@ import psycopg
 from .base import Conflict, StoredSeat, StoredTable, count_wins
 from .players import SCHEMA as PLAYERS
 from .players import PlayerRecords
+from .watching import SCHEMA as WATCHING
+from .watching import WatchRecords
 
 _V1 = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -95,7 +97,8 @@ CREATE TABLE IF NOT EXISTS listed (
 CREATE INDEX IF NOT EXISTS listed_setting ON listed(setting, opened)
 """
 # 5: players who come back: profiles, their keys, results and ratings (storage/players.py).
-MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, PLAYERS))
+# 6: the lobby's spectators, per table and process (storage/watching.py).
+MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, PLAYERS), (6, WATCHING))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 _MIGRATION_LOCK = 0x0_99_99  # the advisory lock key held while migrating
 _LOCKS = "ono99:"  # try_lock's keys, hashed to advisory lock numbers (with the schema's name)
@@ -120,7 +123,7 @@ _UNFINISHED = (
 )
 
 
-class PostgresStore(PlayerRecords):
+class PostgresStore(PlayerRecords, WatchRecords):
     def __init__(self, url: str, *, durable: bool = False) -> None:
         conninfo, self.schema = split_url(url)
         # One connection, used from the server's event loop thread (and from a test's).

@@ -26,6 +26,8 @@ from typing import Any
 from .base import Conflict, StoredSeat, StoredTable, count_wins
 from .players import SCHEMA as PLAYERS
 from .players import PlayerRecords
+from .watching import SCHEMA as WATCHING
+from .watching import WatchRecords
 
 _log = logging.getLogger(__name__)
 
@@ -92,7 +94,8 @@ CREATE TABLE IF NOT EXISTS listed (
 CREATE INDEX IF NOT EXISTS listed_setting ON listed(setting, opened)
 """
 # 6: players who come back: profiles, their keys, results and ratings (storage/players.py).
-MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, PLAYERS))
+# 7: the lobby's spectators, per table and process (storage/watching.py).
+MIGRATIONS = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, PLAYERS), (7, WATCHING))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -103,7 +106,7 @@ _UNFINISHED = (
 )
 
 
-class SqliteStore(PlayerRecords):
+class SqliteStore(PlayerRecords, WatchRecords):
     def __init__(self, path: str | Path, *, durable: bool = False) -> None:
         self.path = str(path)
         # One connection, used from the server's event loop thread (and from a test's).

@@ -134,6 +134,7 @@ export function publicTables() {
 function line(x) {
   const facts = [t(`edition.${x.edition}`), tn("create.players.count", x.players), tn("public.free", x.free)];
   if (x.bots) facts.push(tn("public.bots_seated", x.bots));
+  if (x.spectators) facts.push(tn("public.watching", x.spectators));
   const lang = availableLanguages().find((l) => l.code === x.lang);
   const join = h("button", { type: "button", class: "primary small", onclick: () => joinNow(x.code, join) }, t("public.join"));
   return h("li", { class: "public-table", dataset: { code: x.code } },

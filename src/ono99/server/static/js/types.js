@@ -277,6 +277,7 @@
  * @property {string[]} names  the people seated
  * @property {number} bots  the seats bots hold
  * @property {string | null} lang  the host's language
+ * @property {number} spectators  watching it, on every server process
  * @property {boolean} quick  opened by Play now
  * @property {string | null} bot  Play now's bots
  * @property {number | null} fill_at  when they come (the server's wall clock, seconds)
