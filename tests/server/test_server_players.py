@@ -270,3 +270,69 @@ def test_an_operator_s_ban_holds_on_every_process_and_a_hidden_profile_is_not_sh
         and "no player" in missing.stderr
         and "Traceback" not in missing.stderr
     )
+
+
+def test_the_host_removes_someone_from_a_public_table_and_they_stay_out(
+    server: BackgroundServer | Cluster,
+) -> None:
+    name = fresh("Gus")
+    key = register(server, name)
+    body = {
+        "rules": {"edition": "2022"},
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}],
+        "name": "Ana",
+        "public": True,
+    }
+    host = call(server, "POST", "/api/tables", json=body).json()
+    code = host["code"]
+    joined = call(server, "POST", f"/api/tables/{code}/join", key, json={})
+    assert joined.status_code == 200, joined.text
+
+    async def remove() -> None:
+        ana = await Client.open(server.ws_url, code, host["token"])
+        await ana.send({"type": "seat", "seat": joined.json()["seat"], "kind": "open"})
+        await ana.expect("table", lambda m: all(s["name"] != name for s in m["seats"]))
+        await ana.close()
+
+    run(remove())
+    for _ in range(3):  # on every process
+        again = call(server, "POST", f"/api/tables/{code}/join", key, json={})
+        assert again.status_code == 403 and again.json()["error"]["code"] == "removed"
+    other = call(server, "POST", f"/api/tables/{code}/join", json={"name": fresh("Hal")})
+    assert other.status_code == 200
+
+
+def test_a_profile_shows_nothing_of_a_game_still_being_played(
+    server: BackgroundServer | Cluster,
+) -> None:
+    """Leak test: while a game is played, neither the profile, nor the leaderboard, nor the
+    holder's own /api/me says anything of it (no code, no hand, no seed); once it is over, its
+    result is there at once, in the same request after the end (no polling)."""
+    name = fresh("Ivo")
+    key = register(server, name)
+    body = {
+        "rules": {"edition": "2022"},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+        "name": name,
+        "public": True,
+        "turn_seconds": 0.05,
+    }
+    host = call(server, "POST", "/api/tables", key, json=body).json()
+
+    async def main() -> None:
+        client = await Client.open(server.ws_url, host["code"], host["token"])
+        await client.send({"type": "start"})
+        await client.expect("state", lambda m: m["game"] == 1)
+        seen = [
+            call(server, "GET", path, key).text
+            for path in (f"/api/players/{name}", "/api/me", "/api/leaderboard?edition=2022")
+        ]
+        for text in seen:
+            assert host["code"] not in text and host["token"] not in text and key not in text
+            assert "seed" not in text and "hand" not in text
+        await client.expect(("update", "state"), lambda m: m["view"]["over"], timeout=30)
+        profile = call(server, "GET", f"/api/players/{name}").json()
+        assert [g["code"] for g in profile["recent"]] == [host["code"]]
+        await client.close()
+
+    run(main())

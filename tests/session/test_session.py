@@ -44,6 +44,7 @@ from ono99.session import (
     wire,
 )
 from ono99.session.credentials import CODE_ALPHABET, new_code
+from ono99.session.effects import ConfigChanged
 from ono99.session.setup import same_name
 
 SETTINGS = Settings(bot_delay=1.0, grace=30.0, bots=("random", "greedy"))
@@ -922,3 +923,36 @@ def test_a_timed_out_turn_that_ends_a_round_does_not_skip_the_pause() -> None:
             assert table.pending_move(table.pause.until - 0.01) is None
             return
     pytest.fail("in no game did the seat that ended a round open the next")
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_someone_the_host_removes_from_a_public_table_may_not_sit_down_there_again(
+    public: bool,
+) -> None:
+    """At a public table anyone may take an open seat: the host's removal would be undone by
+    the next join. So it bars the name (as names are compared) and the profile; a private
+    table's link is the host's to give, and its removal bars nobody."""
+    request = {"seats": [{"kind": "human"}] * 3, "name": "Ana", "public": public}
+    config, name = parse_table_request(request, bots=SETTINGS.bots)
+    table, _, host, _ = Table.create("g" * 12, config, name, SETTINGS)
+    seat, _tok, _ = table.join("Ben", 0.0, "profile-ben")
+    out = table.set_seat(host, seat, "open", None, 0.0)
+    stored = [c for c in out.changes if isinstance(c, ConfigChanged)]
+    if not public:
+        assert stored == []
+        table.join("Ben", 0.0, "profile-ben")
+        return
+    (change,) = stored  # kept with the table's config: every process and a restart bar them
+    assert TableConfig.from_json(json.loads(change.config)).barred == table.config.barred
+    for again, player in (
+        ("Ben", None),
+        (" BEN ", None),
+        ("Bеn", None),
+        ("Benjamin", "profile-ben"),
+    ):
+        with pytest.raises(SessionError) as err:  # Bеn: a Cyrillic е
+            table.join(again, 0.0, player)
+        assert err.value.code == "removed"
+    assert table.seating.open_seats() == [1, 2]  # refused: nothing changed
+    table.join("Cleo", 0.0)  # anyone else
+    assert "profile-ben" not in json.dumps(wire.table_message(table, 0.0))  # never sent

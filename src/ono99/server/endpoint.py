@@ -31,6 +31,7 @@ _STATUS = {
     "already_seated": 409,
     "no_player": 401,
     "banned": 403,
+    "removed": 403,
     "bad_link": 410,
     "started": 409,
     "busy": 503,

@@ -23,7 +23,14 @@ from ..session.setup import MAX_NAME
 from .hub import Hub
 from .metrics import Metrics
 
-REFUSED_BY_TABLE = {"full", "started", "not_found", "closed"}  # a listed table that moved on
+REFUSED_BY_TABLE = {
+    "full",
+    "started",
+    "not_found",
+    "closed",
+    "removed",
+    "already_seated",
+}  # a listed table that moved on
 
 
 class Seated(NamedTuple):

@@ -58,6 +58,9 @@ class TableConfig:
     # Its games count toward the players' ratings: a public table's always, a private one's
     # when the host asks (``rated``), since friends trying things out need not be rated.
     rated: bool = False
+    # Who the host removed from this public table, who may not sit down at it again: each a
+    # name as ``name_key`` folds it ("n:…") or a profile ("p:…"). Stored, never sent.
+    barred: tuple[str, ...] = ()
 
     @property
     def rating(self) -> bool:
@@ -78,6 +81,8 @@ class TableConfig:
             data["quick"] = self.quick.to_json()
         if self.rated:
             data["rated"] = True
+        if self.barred:
+            data["barred"] = list(self.barred)
         return data
 
     @staticmethod
@@ -93,6 +98,7 @@ class TableConfig:
             lang=data.get("lang"),
             quick=Quick(str(quick["bot"]), float(quick["fill_at"])) if quick else None,
             rated=bool(data.get("rated", False)),
+            barred=tuple(str(x) for x in data.get("barred", ())),
         )
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..bots import offered_bots
@@ -43,7 +43,7 @@ from .phases import LOBBY, PLAYING
 from .play import Play
 from .reactions import Reactions
 from .seats import Identity, Seat, Seating, first_seats, seat_change
-from .setup import HUMAN, TableConfig, parse_rules_change
+from .setup import HUMAN, TableConfig, check_name, name_key, parse_rules_change
 
 
 @dataclass(frozen=True)
@@ -210,6 +210,11 @@ class Table:
     def join(self, name: Any, now: float, player: str | None = None) -> tuple[int, str, Effects]:
         """Take the first open seat (``Seating.join``); returns the seat and its token. The
         last seat of a table Play now opened starts its game (``session/quick.py``)."""
+        barred = self.config.barred
+        if barred and (
+            f"n:{name_key(check_name(name))}" in barred or (player and f"p:{player}" in barred)
+        ):
+            raise SessionError("removed", "the host removed you from this table")
         seat, token, changes = self.seating.join(name, player)
         effects = Effects(changes, table=True)
         if self.config.quick is not None and self.phase == LOBBY and not self.seating.open_seats():
@@ -254,9 +259,18 @@ class Table:
         games (and in the lobby) the host may also make an open seat or a bot's a bot."""
         self._host_only(who)
         playing, started = self.phase == PLAYING, self.phase != LOBBY
+        held = self.seats[index] if 0 <= index < len(self.seats) else None
+        removed = (held.name, held.player) if held and held.kind == HUMAN and held.name else None
         change = self.seating.set_seat(index, kind, bot, playing=playing, started=started)
+        changes: list[Change] = [change]
+        if removed is not None and self.config.public and index != who.seat:
+            # At a public table anyone may take the seat again: not the one removed.
+            name, player = removed
+            marks = {f"n:{name_key(name)}", *([f"p:{player}"] if player else [])}
+            self.config = replace(self.config, barred=tuple(sorted({*self.config.barred, *marks})))
+            changes.append(ConfigChanged(json.dumps(self.config.to_json())))
         self.schedule(now)
-        return Effects([change], table=True)
+        return Effects(changes, table=True)
 
     # ---------------------------------------------------------------- the host
 

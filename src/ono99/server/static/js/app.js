@@ -18,7 +18,6 @@ async function main() {
       "nav",
       { "aria-label": t("nav.label") },
       h("a", { href: "/" }, t("nav.new_table")),
-      h("a", { href: "/leaders" }, t("player.leaders")),
       h("a", { href: `/rules/${language()}`, target: "_blank", rel: "noopener" }, t("nav.rules")),
     ),
     languagePicker(),
