@@ -191,13 +191,20 @@ async def bench(args: argparse.Namespace, urls: list[str]) -> dict[str, Any]:
     seated: list[float] = []
     refused: dict[str, int] = {}
     async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=400)) as http:
+        keys: list[str | None] = [None] * args.presses
+        if args.registered:  # each presser has a profile (before the clock: not timed)
+            for i in range(args.presses):
+                made = await http.post(f"{urls[0]}/api/players", json={"name": f"P{i}"})
+                keys[i] = made.json()["key"]
 
         async def press(i: int) -> None:
             await asyncio.sleep(i / rate)
+            key = keys[i]
             sent = time.perf_counter()
             r = await http.post(
                 f"{urls[i % len(urls)]}/api/quick",
                 json={"name": f"P{i}", "players": args.players},
+                headers={"Authorization": f"Bearer {key}"} if key else {},
             )
             done = time.perf_counter()
             if r.status_code >= 400:
@@ -239,6 +246,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0, help="of idle play measured")
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument(
+        "--registered",
+        action="store_true",
+        help="every presser has a profile and sends its key (its seat and results are its)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     options = {
@@ -288,8 +300,8 @@ def main() -> None:
     )
     print(
         f"{store}: {args.watchers} lobby watchers, {args.presses} Play now presses "
-        f"({args.players} players) at {args.rate or args.presses / args.seconds:g}/s, "
-        "one honest table of two people"
+        f"({args.players} players) at {args.rate or args.presses / args.seconds:g}/s"
+        f"{', each with a player key' if args.registered else ''}, one honest table of two people"
     )
     print(line("honest move, idle", result["idle"]))
     print(line("honest move, in the crowd", result["crowd"]))
