@@ -76,6 +76,16 @@ def test_a_name_kept_on_the_home_page_counts_games_moves_to_a_phone_and_is_forgo
                 key = await desk.evaluate("() => localStorage.getItem('ono99:player')")
                 assert isinstance(key, str) and len(key) >= 32
                 code = await rated_game(base, key)
+                # A private table the host asks to rate, from the create form.
+                await desk.locator("#create-rated").check()
+                await desk.locator("#create-players").select_option("2")
+                await desk.locator("form[aria-labelledby=create-title] button.primary").click()
+                await desk.wait_for_url("**/t/*")
+                made = desk.url.rsplit("/", 1)[1]
+                async with httpx.AsyncClient() as http:
+                    info = (await http.get(f"{base}/api/tables/{made}")).json()
+                assert info["rated"] is True and info["public"] is False
+                await desk.goto(base + "/")
 
                 await desk.locator("#my-profile").click()
                 await desk.wait_for_url("**/p/Z*")

@@ -44,7 +44,7 @@ ALLOWED_KEYS = {
     # a reaction: one of a fixed few, on a seat
     "reaction",
     # the lobby (issue 42): whether the table is listed, and Play now's bots and their time
-    "public", "quick",
+    "public", "rated", "quick",
 }  # fmt: skip
 
 

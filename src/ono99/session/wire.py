@@ -36,6 +36,7 @@ def table_message(table: Table, now: float) -> dict[str, Any]:
         "turn": turn_info(table, now),
         "next": next_info(table, now),
         "public": table.config.public,
+        "rated": table.config.rating,
         "quick": quick_info(table, now),
     }
 

@@ -65,6 +65,8 @@ function createForm(opts) {
   });
   // A public table is listed on the home page for anyone to join (private: by its link only).
   const open = h("input", { type: "checkbox", id: "create-public", "aria-describedby": "create-public-hint" });
+  // A public table's games are always rated; a private one's when the host says so.
+  const rated = h("input", { type: "checkbox", id: "create-rated", "aria-describedby": "create-rated-hint" });
   const players = h(
     "select",
     { id: "create-players", onchange: () => { state.players = Number(players.value); drawSeats(); } },
@@ -115,6 +117,7 @@ function createForm(opts) {
         const body = { ...config, seats };
         if (name.value.trim()) body.name = name.value;
         if (open.checked) Object.assign(body, { public: true, lang: document.documentElement.lang || undefined });
+        else if (rated.checked) body.rated = true;
         submit.disabled = true;
         // A busy server sets new tables up in turn (docs/deploy.md): say so if it takes a while.
         const slow = setTimeout(() => { submit.textContent = t("create.waiting"); }, 1000);
@@ -143,7 +146,11 @@ function createForm(opts) {
         h("div", { class: "field field-check" },
           open,
           h("label", { for: "create-public" }, t("create.public")),
-          h("p", { class: "hint", id: "create-public-hint" }, t("create.public.hint")))),
+          h("p", { class: "hint", id: "create-public-hint" }, t("create.public.hint"))),
+        h("div", { class: "field field-check" },
+          rated,
+          h("label", { for: "create-rated" }, t("create.rated")),
+          h("p", { class: "hint", id: "create-rated-hint" }, t("create.rated.hint")))),
       h("div", {},
         fields.edition,
         h("fieldset", { class: "field" }, h("legend", {}, t("create.seats")), h("p", { class: "hint" }, t("create.seats.hint")), seatsBox))),

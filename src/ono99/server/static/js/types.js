@@ -154,6 +154,7 @@
  * @property {Turn | null} turn  null unless a game is being played
  * @property {NextGame | null} next  null unless a game is over
  * @property {boolean} [public]  listed in the lobby while it waits for players
+ * @property {boolean} [rated]  its games count toward the players' ratings (a public table's always do)
  * @property {{bot: string, ms_left: number} | null} [quick]  Play now's table, in its lobby:
  *   the bots that take its open seats, and when (count from arrival)
  */
@@ -294,6 +295,7 @@
  * @property {number} [turn_seconds]
  * @property {boolean} [hints]
  * @property {boolean} [public]  listed in the lobby while it waits for players
+ * @property {boolean} [rated]  a private table's games count toward ratings (a public one's always do)
  * @property {string} [lang]  the host's language, for the lobby
  */
 
