@@ -15,8 +15,8 @@ import pytest
 from playwright.async_api import Browser, async_playwright, expect
 
 from ono99.server import BackgroundServer, ServerConfig
-from server_support import Client
 from test_browser_e2e import fits_width, launch, new_context, run, watch_errors
+from test_server_players import play_one
 from tiers import slow
 
 pytestmark = slow
@@ -27,29 +27,6 @@ def artifacts(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("ONO99_ARTIFACTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-async def rated_game(base: str, key: str) -> str:
-    """A public two-seat table of the key's profile and a bot, played out by the stand-in."""
-    body = {
-        "rules": {"edition": "2022"},
-        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
-        "turn_seconds": 0.05,
-        "name": "whatever",
-        "public": True,
-    }
-    async with httpx.AsyncClient() as http:
-        r = await http.post(
-            f"{base}/api/tables", json=body, headers={"Authorization": f"Bearer {key}"}
-        )
-    assert r.status_code == 201, r.text
-    host = r.json()
-    client = await Client.open(base.replace("http://", "ws://"), host["code"], host["token"])
-    await client.send({"type": "start"})
-    await client.expect(("update", "state"), lambda m: m["view"]["over"], timeout=30)
-    await client.close()
-    code: str = host["code"]
-    return code
 
 
 def test_a_name_kept_on_the_home_page_counts_games_moves_to_a_phone_and_is_forgotten(
@@ -75,7 +52,7 @@ def test_a_name_kept_on_the_home_page_counts_games_moves_to_a_phone_and_is_forgo
                 await expect(desk.locator("#play-name")).to_have_value("Zoé")
                 key = await desk.evaluate("() => localStorage.getItem('ono99:player')")
                 assert isinstance(key, str) and len(key) >= 32
-                code = await rated_game(base, key)
+                code = await play_one(server, key, public=True)  # rated: public
                 # A private table the host asks to rate, from the create form.
                 await desk.locator("#create-rated").check()
                 await desk.locator("#create-players").select_option("2")
