@@ -288,8 +288,6 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    load = ", ".join(f"{x:.2f}" for x in result["load_average"])
-    print(f"load average at the end: {load}")
     where = "a phone" if result["phone"] else "a laptop"
     print(
         f"{result['players']} {result['bot']} bots every {result['bot_delay_s']} s, on {where}"
@@ -315,6 +313,8 @@ def main() -> None:
         for file, size in r["page_files"].items():
             print(f"    {size:>8,}  {file}")
         print(f"  websocket frames received in the last game: {r['ws_bytes_last_game']:,} bytes")
+    load = ", ".join(f"{x:.2f}" for x in result["load_average"])
+    print(f"load average at the end (after both clients' games): {load}")
 
 
 if __name__ == "__main__":
