@@ -68,8 +68,14 @@ def test_a_name_kept_on_the_home_page_counts_games_moves_to_a_phone_and_is_forgo
                 await desk.wait_for_url("**/p/Z*")
                 recent = desk.locator(".recent li")
                 await expect(recent).to_have_count(1)
-                await expect(recent.locator("a")).to_have_attribute("href", f"/t/{code}/replay/1")
+                await expect(recent.locator("a")).to_have_attribute(
+                    "href", f"/t/{code}/replay/1?seat=0"
+                )
                 await expect(desk.locator("table.facts").first).to_contain_text("2022")
+                # A game's replay opens its review for the seat the link names.
+                await desk.goto(f"{base}/t/{code}/replay/1?seat=1")
+                await expect(desk.locator("#review-seat")).to_have_value("1")
+                await desk.go_back()
                 await desk.screenshot(path=str(artifacts / "profile-desktop.png"), full_page=True)
                 await desk.goto(base + "/leaders")
                 await expect(desk.locator("table.facts a", has_text="Zoé")).to_have_count(1)

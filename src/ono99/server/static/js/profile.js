@@ -67,7 +67,7 @@ export async function showProfile(root, name) {
               ` · ${edition(g.edition)} · ${day(g.finished)}`,
               g.rated && g.rating !== null ? ` · ${t("profile.rating")} ${formatNumber(Math.round(g.rating * 10) / 10)}` : "",
               " · ",
-              h("a", { href: `/t/${g.code}/replay/${g.game}` }, t("profile.replay")))))
+              h("a", { href: `/t/${g.code}/replay/${g.game}?seat=${g.seat}` }, t("profile.replay")))))
         : h("p", { class: "hint" }, t("profile.none")),
     ),
     await mine(p.name),

@@ -110,7 +110,7 @@ export async function showReplay(root, rawCode, game) {
       slider,
       position),
     h("div", { class: "replay" }, h("section", { class: "panel" }, board), h("section", { class: "panel log" }, h("h2", {}, t("game.log")), log)),
-    reviewSection({ code, game, names, rules, seat: Math.max(0, (data.players || []).indexOf("human")), go: (step) => {
+    reviewSection({ code, game, names, rules, seat: reviewedSeat(data.players || []), go: (step) => {
       go(step);
       /** @type {HTMLElement} */ (root.querySelector(".replay-controls")).scrollIntoView({ block: "start" });
     } }),
@@ -131,4 +131,13 @@ export async function showReplay(root, rawCode, game) {
 function turnText(s, name) {
   if (s.owed === 2) return t("turn.other.two", { name });
   return s.second_card ? t("turn.other.second", { name }) : t("turn.other", { name });
+}
+
+// The seat the review is for: ?seat=N (a profile links each game for its own seat), else the
+// first person's.
+/** @param {string[]} players  each seat's "human" or bot */
+function reviewedSeat(players) {
+  const asked = Number(new URLSearchParams(location.search).get("seat"));
+  if (Number.isInteger(asked) && asked >= 0 && asked < players.length) return asked;
+  return Math.max(0, players.indexOf("human"));
 }
