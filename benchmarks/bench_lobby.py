@@ -2,8 +2,11 @@
 fan-out to its watchers, and what both cost an honest table being played meanwhile.
 
 A fresh ``python -m ono99 serve`` process (SQLite, or ``--processes N`` on PostgreSQL + Redis,
-the machine's, a fresh schema dropped afterwards) serves; this process is every client, over
-real websockets and HTTP on loopback:
+the machine's, a fresh schema dropped afterwards) serves; the clients are real websockets and
+HTTP on loopback. The honest table plays from a process of its own, as a person plays from a
+device of their own: in this process, its moves' latency also counted the time this process's
+one event loop spent receiving the crowd's lists (500 watchers each parsing each list), which
+is the bench's cost, not the server's (``--same-process`` measures it that way, to compare):
 
 1. *Idle*: two people play a private table against each other, each move sent an eighth of a
    second after the other's has arrived (a quick person; faster, and the server's per-socket
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import sys
 import time
@@ -67,6 +71,7 @@ class Honest:
     def __init__(self, base: str, ws_base: str) -> None:
         self.base, self.ws_base = base, ws_base
         self.latencies: list[float] = []
+        self.timed: list[tuple[float, float]] = []  # (sent on time.monotonic, latency)
         self.recording = False
         self.stopped = False
 
@@ -107,13 +112,31 @@ class Honest:
                 await mover.ws.send(json.dumps(action))
                 await mover.at_least(moves + 1)
                 if self.recording:
-                    self.latencies.append(time.perf_counter() - sent)
+                    took = time.perf_counter() - sent
+                    self.latencies.append(took)
+                    self.timed.append((time.monotonic() - took, took))
                 for seat in seats:
                     await seat.at_least(moves + 1)
         finally:
             for seat in seats:
                 seat.reader.cancel()
                 await seat.ws.close()
+
+
+def honest_in_a_process(base: str, ws_base: str, pipe: Any) -> None:
+    """The honest table on a loop of its own; every move's (sent, latency), on ``time.monotonic``
+    (one clock for every process), go back through ``pipe`` when it says stop."""
+
+    async def main() -> None:
+        honest = Honest(base, ws_base)
+        honest.recording = True
+        playing = asyncio.ensure_future(honest.run())
+        await asyncio.get_running_loop().run_in_executor(None, pipe.recv)  # "stop"
+        honest.stopped = True
+        playing.cancel()
+        pipe.send(honest.timed)
+
+    asyncio.run(main())
 
 
 class Seat:
@@ -168,19 +191,30 @@ async def watch(ws_base: str, n: int, seen: dict[str, list[float]]) -> list[Clie
 async def bench(args: argparse.Namespace, urls: list[str]) -> dict[str, Any]:
     ws_urls = [u.replace("http://", "ws://") for u in urls]
     honest = Honest(urls[0], ws_urls[-1])
-    playing = asyncio.ensure_future(honest.run())
-    playing.add_done_callback(
-        lambda t: (
-            t.cancelled()
-            or t.exception() is None
-            or print("the honest table:", repr(t.exception()))
+    pipe: Any = None
+    child: Any = None
+    if args.same_process:
+        playing = asyncio.ensure_future(honest.run())
+        playing.add_done_callback(
+            lambda t: (
+                t.cancelled()
+                or t.exception() is None
+                or print("the honest table:", repr(t.exception()))
+            )
         )
-    )
-    await asyncio.sleep(1.0)  # warm
+    else:
+        spawn = multiprocessing.get_context("spawn")
+        pipe, theirs = spawn.Pipe()
+        child = spawn.Process(target=honest_in_a_process, args=(urls[0], ws_urls[-1], theirs))
+        child.start()
+    await asyncio.sleep(3.0 if child else 1.0)  # warm (a new process imports first)
     honest.recording = True
+    idle_from = time.monotonic()
     await asyncio.sleep(args.seconds)
+    idle_to = time.monotonic()
     idle = list(honest.latencies)
     honest.latencies.clear()
+    crowd_from = time.monotonic()  # the watchers connect, then the presses: the crowd
     seen: dict[str, list[float]] = {}
     watchers = []
     for i in range(len(ws_urls)):
@@ -218,9 +252,17 @@ async def bench(args: argparse.Namespace, urls: list[str]) -> dict[str, Any]:
 
         await asyncio.gather(*(press(i) for i in range(args.presses)))
     await asyncio.sleep(2.0)  # the last lists reach everyone
+    crowd_to = time.monotonic()
     crowd = list(honest.latencies)
     honest.stopped = True
-    playing.cancel()
+    if child is None:
+        playing.cancel()
+    else:
+        pipe.send("stop")
+        timed = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        child.join(10)
+        idle = [took for sent, took in timed if idle_from <= sent < idle_to]
+        crowd = [took for sent, took in timed if crowd_from <= sent < crowd_to]
     for ws in watchers:
         await ws.close()
     fanout = [t - opened[code] for code, times in seen.items() if code in opened for t in times]
@@ -250,6 +292,11 @@ def main() -> None:
         "--registered",
         action="store_true",
         help="every presser has a profile and sends its key (its seat and results are its)",
+    )
+    parser.add_argument(
+        "--same-process",
+        action="store_true",
+        help="the honest table in this process, beside the crowd's clients (as before 7 December)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -302,6 +349,7 @@ def main() -> None:
         f"{store}: {args.watchers} lobby watchers, {args.presses} Play now presses "
         f"({args.players} players) at {args.rate or args.presses / args.seconds:g}/s"
         f"{', each with a player key' if args.registered else ''}, one honest table of two people"
+        f" ({'beside the crowd clients' if args.same_process else 'a process of its own'})"
     )
     print(line("honest move, idle", result["idle"]))
     print(line("honest move, in the crowd", result["crowd"]))
