@@ -18,6 +18,7 @@ from .. import __version__
 from ..invocation import program
 from .admin import admin_command
 from .analyze import analyze_command
+from .app import app_command
 from .command import Group
 from .play import play_command
 from .replay import replay_command
@@ -44,6 +45,7 @@ def main() -> None:
 
 
 main.add_command(admin_command)
+main.add_command(app_command)
 main.add_command(analyze_command)
 main.add_command(play_command)
 main.add_command(replay_command)

@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..session import Settings
 from ..storage import SqliteStore, Store, open_store
-from . import http, i18n, installable, metrics, players
+from . import http, i18n, installable, metrics, offline, players
 from .bus import open_bus
 from .config import ServerConfig
 from .hub import Hub
@@ -35,8 +35,9 @@ STATIC = Path(__file__).parent / "static"
 _SECURITY_HEADERS = [
     (
         b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        b"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        # 'wasm-unsafe-eval': the offline app's worker compiles Pyodide (WebAssembly, not JS).
+        b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+        b"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -128,6 +129,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/p/{name}", page),
         Route("/leaders", page),
         Route("/link", page),
+        Route("/offline", page),
+        Route("/app/runtime.json", offline.runtime_json),
+        Route("/app/pyodide-{version}/{name}", offline.pyodide_file),
+        Route("/app/ono99-{digest}.zip", offline.package_file),
         Route("/healthz", health),
         Route("/manifest.webmanifest", installable.manifest),
         Route("/sw.js", installable.service_worker),

@@ -19,6 +19,7 @@ from .names import BlockedNames
 
 _STATUS = {
     "not_found": 404,
+    "not_built": 404,
     "closed": 410,
     "bad_origin": 403,
     "timeout": 408,

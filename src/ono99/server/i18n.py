@@ -57,6 +57,11 @@ async def rules_page(request: Request) -> Response:
     return HTMLResponse(_render_rules(lang), headers=_CACHE)
 
 
+def rules_html(lang: str) -> str:
+    """The rules page in ``lang``, as ``/rules/<lang>`` serves it (the static export writes it)."""
+    return _render_rules(lang)
+
+
 @functools.cache
 def _render_rules(lang: str) -> str:
     tr = translator(lang)

@@ -53,13 +53,15 @@ async def manifest(request: Request) -> Response:
 
 
 @functools.cache
-def worker_script(static: Path) -> str:
+def worker_script(static: Path, standalone: bool = False) -> str:
     """``static/sw.js`` headed by its ``VERSION`` and ``SHELL`` (see the module's doc), for the
-    static folder ``static``; made once per process and folder."""
+    static folder ``static``; made once per process and folder. ``standalone``: for the static
+    export (``server/offline.py``), which has no API and so no ``/api/options``."""
     files = sorted(
         p for p in static.rglob("*") if p.is_file() and p.name != "sw.js" and p.suffix != ".map"
     )
-    shell = ["/", "/manifest.webmanifest", "/api/options", "/i18n/languages"]
+    shell = ["/", "/manifest.webmanifest"] + ([] if standalone else ["/api/options"])
+    shell += ["/i18n/languages"]
     shell += [f"/i18n/{lang}.json" for lang in LANGUAGES]
     shell += [
         "/static/" + p.relative_to(static).as_posix() for p in files if p.name != "index.html"

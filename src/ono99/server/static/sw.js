@@ -3,9 +3,14 @@
 // the network first, always (a page online is never older than the server's), the cache when
 // the network fails. A table's facts never pass through the cache: /api/ (but the options)
 // and /ws/ go to the network untouched, and only what the shell lists is ever stored.
+// The offline app's runtime (/app/, server/offline.py) is kept too, but only once a person has
+// chosen offline play and the page asked for it: its files are named by version, so the kept
+// copy is used first; /app/runtime.json, which names them, goes to the network first.
 const CACHE = `ono99-${VERSION}`;
+const RUNTIME = "ono99-runtime"; // kept across shells: a new server is not a new Pyodide
 const SHELL_PATHS = new Set(SHELL);
-const APP_PAGE = /^\/(t\/[^/]+(\/replay\/\d+)?\/?)?$/; // server/app.py's page routes
+const APP_PAGE = /^\/(t\/[^/]+(\/replay\/\d+)?\/?|offline\/?)?$/; // server/app.py's page routes
+const VERSIONED = /^\/app\/(pyodide-[^/]+\/[^/]+|ono99-[0-9a-f]+\.zip)$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -20,8 +25,11 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => keys.filter((k) => k.startsWith("ono99-") && k !== CACHE))
-      .then((old) => Promise.all(old.map((k) => caches.delete(k)))),
+      .then((keys) => keys.filter((k) => k.startsWith("ono99-") && k !== CACHE && k !== RUNTIME))
+      .then((old) => Promise.all(old.map((k) => caches.delete(k))))
+      // The first visit's page too: a person who chooses offline play at once has its
+      // runtime kept for the next time, with no reload first.
+      .then(() => self.clients.claim()),
   );
 });
 
@@ -34,16 +42,35 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fromNetwork(request, "/"));
   } else if (SHELL_PATHS.has(url.pathname) && !url.search) {
     event.respondWith(fromNetwork(request, url.pathname));
+  } else if (url.pathname === "/app/runtime.json") {
+    event.respondWith(fromNetwork(request, url.pathname, RUNTIME));
+  } else if (VERSIONED.test(url.pathname)) {
+    event.respondWith(kept(request, url.pathname));
   }
 });
+
+/**
+ * A file named by its version: the kept copy, or the network's, kept from then on.
+ * @param {Request} request
+ * @param {string} key
+ */
+async function kept(request, key) {
+  const cache = await caches.open(RUNTIME);
+  const hit = await cache.match(key);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") await cache.put(key, response.clone());
+  return response;
+}
 
 /**
  * The network's answer, kept as the shell's ``key``; the kept one when the network fails.
  * @param {Request} request
  * @param {string} key
+ * @param {string} [name]  the cache
  */
-async function fromNetwork(request, key) {
-  const cache = await caches.open(CACHE);
+async function fromNetwork(request, key, name = CACHE) {
+  const cache = await caches.open(name);
   try {
     const response = await fetch(request);
     if (response.ok && response.type === "basic") await cache.put(key, response.clone());

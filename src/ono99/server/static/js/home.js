@@ -37,8 +37,16 @@ export async function showHome(root) {
     h("h1", { class: "page-title" }, t("home.title")),
     h("p", { class: "lead" }, t("home.lead")),
     h("div", { class: "home-grid" }, playNowForm(opts), h("div", { class: "home-side" }, lobby.el, playerPanel(opts.limits.name))),
-    h("div", { class: "home-grid" }, createForm(opts), joinForm()),
+    h("div", { class: "home-grid" }, createForm(opts), h("div", { class: "home-side" }, joinForm(), offlinePanel())),
   );
+}
+
+// No network, or nobody else: the game on this device (offline.js), with bots or passed round.
+function offlinePanel() {
+  return h("section", { class: "panel", id: "offline-panel", "aria-labelledby": "offline-title" },
+    h("h2", { id: "offline-title" }, t("device.home.title")),
+    h("p", { class: "hint" }, t("device.home.lead")),
+    h("p", {}, h("a", { class: "button", href: "/offline" }, t("device.home.go"))));
 }
 
 /** @param {string} id @param {string} label @param {HTMLElement} control @param {string} [hint] */

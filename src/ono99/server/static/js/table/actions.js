@@ -3,7 +3,13 @@
 import { patched } from "./store.js";
 
 /** @typedef {import("./store.js").Store} Store */
-/** @typedef {import("./connection.js").Connection} Connection */
+/**
+ * @typedef {object} Connection  the websocket's (connection.js), or the device's (device/connection.js)
+ * @property {() => void} open
+ * @property {boolean} ready
+ * @property {(message: Record<string, unknown>) => void} send
+ * @property {() => string | null} token
+ */
 
 /**
  * @typedef {object} Context  what every view of the table is handed
@@ -17,15 +23,21 @@ import { patched } from "./store.js";
  * @property {() => boolean} online
  * @property {{refused: boolean} | null} configure  a `configure` sent from the rules dialog, and whether it was refused
  * @property {boolean} leaving  the person asked to give up their seat (the close that follows is expected)
+ * @property {Device | null} device  the table is on this device (offline, device/): no invitations, no leaving
+ */
+/**
+ * @typedef {object} Device  what the page knows of a table on this device
+ * @property {() => string | null} record  the latest game's record, once it is over
  */
 
 /**
  * @param {Store} store
  * @param {Connection} connection
  * @param {string} code
+ * @param {Device | null} [device]
  * @returns {Context}
  */
-export function commands(store, connection, code) {
+export function commands(store, connection, code, device = null) {
   let probes = 0;
   /** @param {Record<string, unknown>} message */
   const send = (message) => connection.send(message);
@@ -37,6 +49,7 @@ export function commands(store, connection, code) {
     online: () => connection.ready,
     leaving: false,
     configure: null,
+    device,
     act(action) {
       const s = store.state;
       if (!s.game || s.pending || !connection.ready) return;

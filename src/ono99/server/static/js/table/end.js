@@ -58,8 +58,9 @@ export function endView(ctx, rulesButton) {
       nextGame(s),
       h("div", { class: "buttons" },
         rulesButton(),
-        h("a", { class: "button", href: `/t/${ctx.code}/replay/${game}` }, t("end.replay")),
-        h("a", { class: "button", href: api.recordUrl(ctx.code, game), download: `ono99-${ctx.code}-game${game}.json` }, t("end.record"))),
+        ...(ctx.device ? [deviceRecord(ctx.device, game)] : [
+          h("a", { class: "button", href: `/t/${ctx.code}/replay/${game}` }, t("end.replay")),
+          h("a", { class: "button", href: api.recordUrl(ctx.code, game), download: `ono99-${ctx.code}-game${game}.json` }, t("end.record"))])),
     );
     tick(s, performance.now());
     if (wasHidden) /** @type {HTMLElement} */ (el.querySelector("h2")).focus();
@@ -98,4 +99,19 @@ export function endView(ctx, rulesButton) {
   }
 
   return { el, update, tick };
+}
+
+/**
+ * The record of a game played on this device, to download (it replays in `ono99 replay`).
+ * @param {import("./actions.js").Device} device
+ * @param {number} game
+ */
+function deviceRecord(device, game) {
+  return h("button", { type: "button", id: "record-download", onclick: () => {
+    const record = device.record();
+    if (!record) return;
+    const a = h("a", { href: URL.createObjectURL(new Blob([record], { type: "application/json" })), download: `ono99-offline-game${game}.json` });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  } }, t("end.record"));
 }

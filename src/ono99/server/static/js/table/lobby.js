@@ -15,7 +15,7 @@ import { rulesRows, seatLine } from "./words.js";
 /**
  * @param {Context} ctx
  * @param {() => Options | null} options  the server's /api/options, once loaded
- * @param {{invite: Node, status: Node}} parts  the invitation and the connection's state (panels.js)
+ * @param {{invite: Node | string, status: Node}} parts  the invitation and the connection's state (panels.js)
  */
 export function lobbyView(ctx, options, parts) {
   const seats = h("ul", { id: "lobby-seats", class: "lobby-seats" });
@@ -48,7 +48,7 @@ export function lobbyView(ctx, options, parts) {
   function update(s) {
     const table = s.table;
     if (!table) return;
-    const host = s.me.host;
+    const host = s.me.host && !ctx.device; // on one device every seat is set when it is made
     seats.replaceChildren(...table.seats.map((x) => {
       const controls = [];
       if (host && x.open) {
@@ -72,7 +72,7 @@ export function lobbyView(ctx, options, parts) {
     rules.replaceChildren(...rulesRows(table));
     rulesActions.replaceChildren(rulesButton(ctx, options)() || "");
     const waiting = table.seats.filter((x) => x.open).length;
-    if (host) {
+    if (s.me.host) {
       actions.replaceChildren(
         h("button", { type: "button", class: "primary", disabled: waiting > 0, "aria-describedby": "start-hint", onclick: () => ctx.send({ type: "start" }) }, t("lobby.start")),
         h("p", { id: "start-hint", class: "hint" }, waiting ? tn("lobby.waiting", waiting) : t("lobby.ready")));

@@ -48,7 +48,7 @@ export function gameHeader(ctx, react, openLog) {
     mute.setAttribute("aria-pressed", String(isMuted()));
   } }, speakerIcon());
   // A person may give up their seat and watch; the seat opens for anyone with the link.
-  const leave = s.me.seat === null ? null : h("button", { type: "button", id: "leave", class: "small", onclick: () => {
+  const leave = s.me.seat === null || ctx.device ? null : h("button", { type: "button", id: "leave", class: "small", onclick: () => {
     if (!confirm(t("seat.leave.confirm"))) return;
     ctx.leaving = true;
     ctx.send({ type: "leave" });
@@ -128,7 +128,7 @@ export function hostSeats(ctx) {
   /** @param {TableState} s */
   function update(s) {
     const table = s.table;
-    const people = s.me.host && table ? table.seats.filter((x) => x.kind === "human" && !x.open && x.seat !== s.me.seat) : [];
+    const people = s.me.host && table && !ctx.device ? table.seats.filter((x) => x.kind === "human" && !x.open && x.seat !== s.me.seat) : [];
     if (!people.length) return el.replaceChildren();
     const open = el.querySelector("details")?.open ?? false;
     el.replaceChildren(h("details", { class: "panel host-seats", open },

@@ -42,12 +42,22 @@ const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
 const UNSEEN = new Set(["queue", "latest"]);
 
 /**
- * Open the table `code` in `root`, with the seat's token if this browser holds one.
+ * @typedef {object} Link  a table on this device (offline.js), instead of the server's
+ * @property {(on: import("./connection.js").ConnectionEvents) => import("./actions.js").Connection} connect
+ * @property {() => Promise<Options>} options
+ * @property {import("./actions.js").Device} device
+ */
+
+/**
+ * Open the table `code` in `root`, with the seat's token if this browser holds one; or the
+ * table on this device (`link`). Returns how to close it (the device passed to another person).
  * @param {HTMLElement} root
  * @param {string} code
  * @param {string | null} seatToken
+ * @param {Link | null} [link]
+ * @returns {{close: () => void}}
  */
-export function openTable(root, code, seatToken) {
+export function openTable(root, code, seatToken, link = null) {
   let token = seatToken;
   const store = new Store();
   const story = new Story();
@@ -63,12 +73,14 @@ export function openTable(root, code, seatToken) {
   /** @type {{open: (open: boolean) => void} | null} */
   let drawer = null;
 
-  const connection = new Connection(code, () => token, {
+  /** @type {import("./connection.js").ConnectionEvents} */
+  const events = {
     message: onMessage,
     status: (status) => store.update((s) => patched(s, status === "offline" ? { connection: status, pending: null } : { connection: status })),
     closed,
-  });
-  const ctx = commands(store, connection, code);
+  };
+  const connection = link ? link.connect(events) : new Connection(code, () => token, events);
+  const ctx = commands(store, connection, code, link?.device ?? null);
   const queue = new MoveQueue(store, {
     animate: (m, ms, sleep) => animate(store, m, ms, sleep),
     shown: (m, ms) => {
@@ -81,13 +93,16 @@ export function openTable(root, code, seatToken) {
   });
 
   store.subscribe(render);
-  api.options().then((o) => {
+  (link ? link.options() : api.options()).then((o) => {
     options = o;
     if (built.startsWith("lobby")) render(store.state, store.state);
   }, () => {});
-  document.addEventListener("keydown", (e) => keys(e));
-  WIDE.addEventListener("change", () => drawer?.open(false));
-  setInterval(() => {
+  /** @param {KeyboardEvent} e */
+  const onKey = (e) => keys(e);
+  const onWide = () => drawer?.open(false);
+  document.addEventListener("keydown", onKey);
+  WIDE.addEventListener("change", onWide);
+  const beat = setInterval(() => {
     const s = store.state;
     const now = performance.now();
     for (const view of views) view.tick?.(s, now);
@@ -183,11 +198,22 @@ export function openTable(root, code, seatToken) {
     }
   }
 
+  return {
+    close() {
+      gone = true;
+      queue.stop();
+      views = [];
+      clearInterval(beat);
+      document.removeEventListener("keydown", onKey);
+      WIDE.removeEventListener("change", onWide);
+    },
+  };
+
   /** @param {TableState} s @returns {View[]} */
   function buildLobby(s) {
     keys = () => {};
     drawer = null;
-    const lobby = lobbyView(ctx, () => options, { invite: inviteBox(ctx), status: connectionBadge(s) });
+    const lobby = lobbyView(ctx, () => options, { invite: link ? "" : inviteBox(ctx), status: connectionBadge(s) });
     root.replaceChildren(...lobby.els);
     return [lobby];
   }
@@ -219,7 +245,7 @@ export function openTable(root, code, seatToken) {
           hand.el),
         log.el),
       host.el,
-      inviteBox(ctx, { folded: true }),
+      link ? "" : inviteBox(ctx, { folded: true }),
     );
     log.open(false);
     drawer = log;

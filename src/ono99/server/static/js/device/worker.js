@@ -1,0 +1,82 @@
+// The offline app's engine (docs/offline.md): this project's own Python — the rules, the bots,
+// session/device.py — run by Pyodide in this Web Worker, so that the page stays responsive
+// while a bot searches. The page asks (device.js); each answer carries the messages for the
+// seat on screen, when the table next wants waking, and what to keep (IndexedDB, kept.js).
+import { keep } from "./kept.js";
+
+/** @typedef {{id: number, op: string, arg?: any}} Ask */
+
+/** @type {Promise<any>} */
+let ready;
+/** @type {any} */
+let device = null; // the Python Device, once made or restored
+
+const clock = () => performance.now() / 1000;
+
+/** Load Pyodide and this package; resolve to the Python module session/device.py. */
+async function start() {
+  const info = await (await fetch("/app/runtime.json")).json();
+  const { loadPyodide } = await import(`${info.pyodide}pyodide.mjs`);
+  const py = await loadPyodide({ indexURL: info.pyodide, packages: [], fullStdLib: false });
+  const zip = await (await fetch(info.package)).arrayBuffer();
+  py.unpackArchive(zip, "zip", { extractDir: info.python_path });
+  py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(info.python_path)})`);
+  return py.pyimport("ono99.session.device");
+}
+
+/**
+ * What an ask answers with, after the table changed (or not).
+ * @param {string[]} [messages]
+ */
+async function answer(messages = []) {
+  const deadline = device.deadline();
+  const wakeIn = deadline === undefined || deadline === null ? null : Math.max(0, (deadline - clock()) * 1000);
+  const summary = device.summary().toJs({ dict_converter: Object.fromEntries });
+  await keep({ kept: device.kept_json(), summary });
+  return { messages: [...messages], wakeIn, people: device.people().toJs({ dict_converter: Object.fromEntries }), record: device.record_json() ?? null };
+}
+
+/** @param {Ask} ask */
+async function run(ask) {
+  const mod = await ready;
+  const now = clock();
+  switch (ask.op) {
+    case "load":
+      return null;
+    case "options":
+      return JSON.parse(mod.options_json());
+    case "create":
+    case "restore": {
+      // A refusal (a name not allowed, a kept game that is damaged) makes nothing.
+      const [made, error] = mod.open_device(ask.op, ask.op === "create" ? JSON.stringify(ask.arg) : ask.arg, now).toJs({ depth: 1 });
+      if (error) return { error: JSON.parse(error) };
+      device = made;
+      return answer();
+    }
+    case "hello":
+      return answer(device.hello(ask.arg, now).toJs());
+    case "handle":
+      return answer(device.handle(JSON.stringify(ask.arg), now).toJs());
+    case "wake":
+      return answer(device.wake(now).toJs());
+    default:
+      throw new Error(`unknown ask ${ask.op}`);
+  }
+}
+
+// One ask at a time, in order: the table is one, and its changes must not interleave.
+let queue = Promise.resolve();
+self.onmessage = (/** @type {MessageEvent<Ask>} */ e) => {
+  const ask = e.data;
+  queue = queue.then(async () => {
+    try {
+      self.postMessage({ id: ask.id, ok: true, value: await run(ask) });
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      self.postMessage({ id: ask.id, ok: false, error: error.message });
+    }
+  });
+};
+
+ready = start();
+ready.catch(() => {}); // each ask reports it
