@@ -1,7 +1,8 @@
 """Offline games on one device, played as the page plays them (session/device.py): random rule
 sets of both editions, one to three people on the device making random legal moves, bots in
-the other seats. Run by device_games.mjs in Pyodide (it calls ``main``) or under CPython; the result is one JSON line per game: the record the page offers for download
-and the N4 summary of the game's end as the device saw it."""
+the other seats. Run by device_games.mjs in Pyodide (it calls ``main``) or under CPython; the
+result is one JSON line per game: the record the page offers for download and the N4 summary
+of the game's end as the device saw it."""
 
 import json
 import random
@@ -43,8 +44,11 @@ def play(rng, index):
     ]
     rng.shuffle(seats)
     names = [f"P{i}" for i in range(people)]
-    request = {"table": {"rules": rules_of(rng), "seats": seats, "turn_seconds": 0},
-               "people": names, "bot_delay": 0}  # fmt: skip
+    request = {
+        "table": {"rules": rules_of(rng), "seats": seats, "turn_seconds": 0},
+        "people": names,
+        "bot_delay": 0,
+    }
     now = 0.0
     device = Device.create(json.dumps(request), now)
     mine = [p["seat"] for p in device.people()]
@@ -62,14 +66,21 @@ def play(rng, index):
             screen = device.hello(seat, now)  # the device passed to that person
             view = json.loads(screen[2])["view"]
             action = rng.choice(view["legal"])
-            answer = device.handle(json.dumps({"type": "act", "action": action, "moves": table.state.moves}), now)
+            answer = device.handle(
+                json.dumps({"type": "act", "action": action, "moves": table.state.moves}), now
+            )
             assert all(json.loads(m)["type"] != "error" for m in answer), answer
             if step % 97 == 0:  # a reload now and then: the kept game goes on where it was
                 device = Device.restore(device.kept_json(), now)
     else:
         raise AssertionError(f"game {index} did not end")
-    return {"rules": request["table"]["rules"], "players": players, "people": people,
-            "record": device.record_json(), "summary": summarize(device.table.state)}  # fmt: skip
+    return {
+        "rules": request["table"]["rules"],
+        "players": players,
+        "people": people,
+        "record": device.record_json(),
+        "summary": summarize(device.table.state),
+    }
 
 
 def main(count, seed):

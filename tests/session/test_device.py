@@ -49,10 +49,20 @@ def games_in_pyodide(tmp_path: Path, count: int, seed: int) -> list[dict]:
     zipped = tmp_path / "ono99.zip"
     zipped.write_bytes(package_zip()[1])
     done = subprocess.run(
-        [NODE, str(TESTS / "device_games.mjs"), str(zipped), str(TESTS / "device_games.py"),
-         str(count), str(seed)],
-        cwd=ROOT, capture_output=True, text=True, timeout=900, check=False,
-    )  # fmt: skip
+        [
+            NODE,
+            str(TESTS / "device_games.mjs"),
+            str(zipped),
+            str(TESTS / "device_games.py"),
+            str(count),
+            str(seed),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return [json.loads(line) for line in done.stdout.splitlines()]
 
@@ -78,8 +88,13 @@ def test_a_hundred_offline_games_in_pyodide_replay_to_what_the_device_saw(tmp_pa
     rules = [g["rules"] for g in games]
     assert {r["edition"] for r in rules} == {"2022", "1980"}
     assert {r.get("match") for r in rules} >= {"single", "tokens", "points"}
-    for option in ("negative_totals", "four_ono99_discard", "play2_deflects_play2",
-                   "ono99_on_tens", "draw_penalty"):  # fmt: skip
+    for option in (
+        "negative_totals",
+        "four_ono99_discard",
+        "play2_deflects_play2",
+        "ono99_on_tens",
+        "draw_penalty",
+    ):
         assert {r.get(option) for r in rules} >= {True, False}, option
     assert {r.get("variant") for r in rules} >= {"last_standing", "lowest_score"}
     assert {r.get("bust_total") for r in rules} >= {"unchanged", "keep", "reset"}
@@ -103,10 +118,15 @@ def test_offline_games_under_cpython_replay_to_what_the_device_saw(tmp_path: Pat
 
 def two_people_and_a_bot(**extra: object) -> Device:
     request = {
-        "table": {"rules": {"edition": "2022"}, "turn_seconds": 0,
-                  "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}]},
-        "people": ["Ana", "Leo"], "bot_delay": 0, **extra,
-    }  # fmt: skip
+        "table": {
+            "rules": {"edition": "2022"},
+            "turn_seconds": 0,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}],
+        },
+        "people": ["Ana", "Leo"],
+        "bot_delay": 0,
+        **extra,
+    }
     return Device.create(json.dumps(request), 0.0)
 
 
@@ -182,8 +202,16 @@ def test_what_is_made_from_bad_input_is_nothing_but_an_error() -> None:
         json.dumps({"people": []}),
         json.dumps({"people": ["Ana"], "table": {"seats": [{"kind": "human"}] * 2}}),
         json.dumps({"people": ["Ana", "ana"], "table": {"seats": [{"kind": "human"}] * 2}}),
-        json.dumps({"people": ["Ana"], "bot_delay": 60, "table": {"seats": [{"kind": "human"}, {"kind": "bot"}]}}),
-        json.dumps({"people": ["A" * 200], "table": {"seats": [{"kind": "human"}, {"kind": "bot"}]}}),
+        json.dumps(
+            {
+                "people": ["Ana"],
+                "bot_delay": 60,
+                "table": {"seats": [{"kind": "human"}, {"kind": "bot"}]},
+            }
+        ),
+        json.dumps(
+            {"people": ["A" * 200], "table": {"seats": [{"kind": "human"}, {"kind": "bot"}]}}
+        ),
     ):
         device, error = open_device("create", request, 0.0)
         assert device is None and error is not None
@@ -214,10 +242,20 @@ def test_a_kept_game_restored_goes_on_exactly_where_it_was() -> None:
 
 
 def test_the_bots_wait_as_long_as_they_are_told() -> None:
-    device = Device.create(json.dumps({
-        "table": {"rules": {"edition": "1980"}, "turn_seconds": 0,
-                  "seats": [{"kind": "bot", "bot": "random"}, {"kind": "human"}]},
-        "people": ["Ana"], "bot_delay": 0.5}), 0.0)  # fmt: skip
+    device = Device.create(
+        json.dumps(
+            {
+                "table": {
+                    "rules": {"edition": "1980"},
+                    "turn_seconds": 0,
+                    "seats": [{"kind": "bot", "bot": "random"}, {"kind": "human"}],
+                },
+                "people": ["Ana"],
+                "bot_delay": 0.5,
+            }
+        ),
+        0.0,
+    )
     device.hello(1, 0.0)
     device.handle(json.dumps({"type": "start"}), 0.0)
     if device.table.state.to_play != 0:  # the person starts: make a move first

@@ -37,7 +37,8 @@ _SECURITY_HEADERS = [
         b"content-security-policy",
         # 'wasm-unsafe-eval': the offline app's worker compiles Pyodide (WebAssembly, not JS).
         b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-        b"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        b"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),

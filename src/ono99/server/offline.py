@@ -104,7 +104,9 @@ def package_zip() -> tuple[str, bytes]:
     )
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         for p in files:
-            info = zipfile.ZipInfo("ono99/" + p.relative_to(PACKAGE).as_posix(), (2020, 1, 1, 0, 0, 0))
+            info = zipfile.ZipInfo(
+                "ono99/" + p.relative_to(PACKAGE).as_posix(), (2020, 1, 1, 0, 0, 0)
+            )
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, p.read_bytes())
     data = buffer.getvalue()
@@ -146,7 +148,9 @@ async def pyodide_file(request: Request) -> Response:
     if "gzip" in request.headers.get("accept-encoding", ""):
         headers = {**IMMUTABLE, "Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
         return FileResponse(RUNTIME / f"{name}.gz", media_type=media, headers=headers)
-    return FileResponse(RUNTIME / name, media_type=media, headers={**IMMUTABLE, "Vary": "Accept-Encoding"})
+    return FileResponse(
+        RUNTIME / name, media_type=media, headers={**IMMUTABLE, "Vary": "Accept-Encoding"}
+    )
 
 
 async def package_file(request: Request) -> Response:
@@ -171,7 +175,7 @@ def export(folder: Path, runtime: Path = RUNTIME) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copytree(static, folder / "static", ignore=shutil.ignore_patterns("*.map", "sw.js"))
     page = (static / "index.html").read_text(encoding="utf-8")
-    page = page.replace("<html lang=\"en\">", "<html lang=\"en\" data-standalone=\"1\">", 1)
+    page = page.replace('<html lang="en">', '<html lang="en" data-standalone="1">', 1)
     (folder / "index.html").write_text(page, encoding="utf-8")
     (folder / "sw.js").write_text(worker_script(static, standalone=True), encoding="utf-8")
     (folder / "manifest.webmanifest").write_text(json.dumps(MANIFEST), encoding="utf-8")

@@ -7,7 +7,7 @@ caller asks the bot, perhaps on another thread, before handing the choice back t
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..bots import Bot, make_opponent
@@ -36,14 +36,15 @@ class Autoplay:
     """The bots of one table's current game: each bot seat's own, and the stand-ins, made
     when first needed. A new game gets new ones (``reset``), each from a fresh seed."""
 
-    def __init__(self, stand_in: str) -> None:
+    def __init__(self, stand_in: str, make: Callable[[str, int], Bot] = make_opponent) -> None:
         self.stand_in = stand_in  # the registry name of the stand-in bot
+        self.make = make  # a bot by its registry name and a seed (``Settings.make_bot``)
         self._bots: dict[int, Bot] = {}
         self._stand_ins: dict[int, Bot] = {}
 
     def reset(self, seats: Sequence[Seat]) -> None:
         self._bots = {
-            s.index: make_opponent(s.bot, secrets.randbits(63))
+            s.index: self.make(s.bot, secrets.randbits(63))
             for s in seats
             if s.kind == BOT and s.bot is not None
         }
@@ -59,5 +60,5 @@ class Autoplay:
     def _stand_in(self, seat: int) -> Bot:
         bot = self._stand_ins.get(seat)
         if bot is None:
-            bot = self._stand_ins[seat] = make_opponent(self.stand_in, secrets.randbits(63))
+            bot = self._stand_ins[seat] = self.make(self.stand_in, secrets.randbits(63))
         return bot

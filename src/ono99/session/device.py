@@ -9,8 +9,9 @@ seat, so the browser's table is the same one that plays online.
 The people on the device hold seats of one table: one person against bots, or two to six
 passing the device round (pass-and-play). The screen shows one of them at a time
 (``hello``); messages go to that seat only, so what is on the screen is that seat's view and
-nothing more. Whoever holds the device may do what a host does (they are all at the table). Bots move when the table says a move is due: the caller asks ``deadline`` and
-calls ``wake`` then (the bot's search runs right there, in the worker).
+nothing more. Whoever holds the device may do what a host does (they are all at the table).
+Bots move when the table says a move is due: the caller asks ``deadline`` and calls ``wake``
+then (the bot's search runs right there, in the worker).
 
 What is kept (``kept``, JSON) is what storage keeps of a table online: its config, seats,
 tally and the current game's seed, dealer and actions, so ``restore`` replays the game to
@@ -24,6 +25,8 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from ..bots import Bot, make_opponent
+from ..bots.expert import ExpertBot
 from .effects import (
     ActionTaken,
     ConfigChanged,
@@ -35,6 +38,7 @@ from .effects import (
 )
 from .encode import dumps
 from .errors import SessionError
+from .phases import PLAYING
 from .protocol import MAX_MESSAGE_BYTES, parse_message
 from .seats import Identity, Seat
 from .setup import (
@@ -53,6 +57,23 @@ from .table import Settings, Table
 from .wire import state_message, table_message, update_messages
 
 KEPT_VERSION = 1
+# The expert's most time for a move on a device, in seconds of the clock: on a fast one it never
+# runs out (its worlds are searched in about 0.1 s), on a phone four times slower it moves
+# within about a second instead of 1.5 s (benchmarks/bench_offline.py).
+EXPERT_SECONDS = 0.5
+
+
+def device_bot(name: str, seed: int) -> Bot:
+    """A seat's bot on a device: the registry's, the expert with ``EXPERT_SECONDS`` at most."""
+    if name == "expert":
+        return ExpertBot(seed, time_limit=EXPERT_SECONDS)
+    return make_opponent(name, seed)
+
+
+def device_settings() -> Settings:
+    return Settings(make_bot=device_bot)
+
+
 CODE = "device"  # the table's code: there is only one on a device at a time
 
 
@@ -74,7 +95,7 @@ class Device:
         human seats in order; every human seat must have its person (nobody else can come).
         ``bot_delay`` (0 to 5, default the server's 1 s) is how long a bot waits to move."""
         data = _json_object(request)
-        settings = settings or Settings()
+        settings = settings or device_settings()
         delay = data.get("bot_delay", settings.bot_delay)
         if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 5:
             raise SessionError("bad_request", "bot_delay must be 0 to 5 seconds", field="bot_delay")
@@ -94,9 +115,7 @@ class Device:
         )
         humans = sum(1 for s in config.seats if s.kind == HUMAN)
         if humans != len(names):
-            raise SessionError(
-                "bad_request", "each human seat needs a person", field="people"
-            )
+            raise SessionError("bad_request", "each human seat needs a person", field="people")
         table, token, who, effects = Table.create(CODE, config, names[0], settings)
         kept: dict[str, Any] = {"version": KEPT_VERSION, "bot_delay": settings.bot_delay}
         _fold(kept, effects)
@@ -117,7 +136,7 @@ class Device:
         kept = _json_object(kept_json)
         if kept.get("version") != KEPT_VERSION:
             raise SessionError("bad_request", "this game was kept by another version")
-        settings = settings or Settings()
+        settings = settings or device_settings()
         try:
             settings = replace(settings, bot_delay=float(kept.get("bot_delay", settings.bot_delay)))
             seats = [
@@ -264,6 +283,7 @@ class Device:
             "game": t.game,
             "moves": t.state.moves if t.state else 0,
             "phase": t.phase,
+            "to_play": t.state.to_play if t.state and t.phase == PLAYING else None,
         }
 
     def record_json(self) -> str | None:
@@ -284,7 +304,7 @@ def open_device(kind: str, text: str, now: float) -> tuple[Device | None, str | 
 def options_json(settings: Settings | None = None) -> str:
     """What ``/api/options`` answers online, for a table on this device: the bots that can
     run here (in Pyodide: the ones needing NumPy cannot), and no timer unless one is chosen."""
-    settings = settings or Settings()
+    settings = settings or device_settings()
     low, high = settings.turn_limits
     return dumps(
         {

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 class Play:
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.autoplay = Autoplay(table.settings.stand_in)  # the bots of the current game
+        settings = table.settings
+        self.autoplay = Autoplay(settings.stand_in, settings.make_bot)  # the current game's bots
 
     # ---------------------------------------------------------------- a game
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..bots import offered_bots
+from ..bots import Bot, make_opponent, offered_bots
 from ..engine import Action, State
 from .autoplay import Move
 from .between import Between
@@ -61,6 +61,9 @@ class Settings:
     turn_limits: tuple[float, float] = (5.0, 600.0)  # the turn timers a table may have
     # The bots a table may seat: the registry's opponents that this install can build.
     bots: tuple[str, ...] = field(default_factory=offered_bots)
+    # How a seat's bot is made from its registry name and a seed (a device limits the expert's
+    # time: device.py).
+    make_bot: Callable[[str, int], Bot] = make_opponent
     # Wall-clock time, which every server process shares (Play now's tables fill at a time
     # of it); the table's own ``now`` is any monotonic clock.
     wall: Callable[[], float] = time.time

@@ -75,7 +75,7 @@ function resumePanel(root, game) {
           status.textContent = errorText(answer.error);
           return;
         }
-        play(root, /** @type {Answer} */ (answer));
+        play(root, /** @type {Answer} */ (answer), true);
       } }, t("device.resume")),
       h("button", { type: "button", onclick: async () => {
         if (!confirm(t("device.discard.confirm"))) return;
@@ -158,8 +158,9 @@ function setupForm(root, opts) {
  * Play the device's table: each person's screen in turn, a "pass to" screen between them.
  * @param {HTMLElement} root
  * @param {Answer} first  the engine's answer once the table was made or restored
+ * @param {boolean} [resumed]  a kept game: whoever holds the device now may not be its player
  */
-function play(root, first) {
+function play(root, first, resumed = false) {
   const device = /** @type {Engine} */ (engine);
   const people = first.people;
   let record = first.record;
@@ -213,7 +214,9 @@ function play(root, first) {
   }
 
   // A resumed game in pass-and-play opens on the "pass to" screen of whoever's turn it is.
-  show(people[0].seat);
+  const due = people.find((p) => p.seat === first.summary.to_play) ?? people[0];
+  if (resumed && people.length > 1) pass(due);
+  else show(people[0].seat);
 }
 
 /** @param {number} a @param {number} b */

@@ -7,6 +7,7 @@
  * @property {number | null} wakeIn  ms until the table wants waking (a bot's move, a timer)
  * @property {{seat: number, name: string}[]} people  the seats of the people on this device
  * @property {string | null} record  the latest game's N3 record, once it is over
+ * @property {import("./kept.js").Kept["summary"]} summary  the game as the list of kept games shows it
  * @property {import("../types.js").ErrorPayload} [error]  create or restore refused
  */
 

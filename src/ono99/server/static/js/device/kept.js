@@ -10,7 +10,7 @@ const KEY = "current";
 /**
  * @typedef {object} Kept
  * @property {string} kept  the device's kept JSON
- * @property {{edition: string, players: number, people: string[], game: number, moves: number, phase: string}} summary
+ * @property {{edition: string, players: number, people: string[], game: number, moves: number, phase: string, to_play: number | null}} summary
  */
 
 /** @returns {Promise<IDBDatabase>} */

@@ -33,7 +33,7 @@ async function answer(messages = []) {
   const wakeIn = deadline === undefined || deadline === null ? null : Math.max(0, (deadline - clock()) * 1000);
   const summary = device.summary().toJs({ dict_converter: Object.fromEntries });
   await keep({ kept: device.kept_json(), summary });
-  return { messages: [...messages], wakeIn, people: device.people().toJs({ dict_converter: Object.fromEntries }), record: device.record_json() ?? null };
+  return { messages: [...messages], wakeIn, summary, people: device.people().toJs({ dict_converter: Object.fromEntries }), record: device.record_json() ?? null };
 }
 
 /** @param {Ask} ask */

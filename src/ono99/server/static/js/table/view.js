@@ -80,6 +80,7 @@ export function openTable(root, code, seatToken, link = null) {
     closed,
   };
   const connection = link ? link.connect(events) : new Connection(code, () => token, events);
+  root.classList.toggle("on-device", !!link); // nothing to be connected to: no badge (style.css)
   const ctx = commands(store, connection, code, link?.device ?? null);
   const queue = new MoveQueue(store, {
     animate: (m, ms, sleep) => animate(store, m, ms, sleep),
