@@ -2,7 +2,6 @@
 import { availableLanguages, chooseLanguage, language, loadCatalog, rememberLanguage, t } from "./i18n.js";
 import { h } from "./dom.js";
 import { showHome } from "./home.js";
-import { showOffline } from "./offline.js";
 import { showLink } from "./player.js";
 import { showLeaders, showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
@@ -26,8 +25,9 @@ async function main() {
   const root = /** @type {HTMLElement} */ (document.getElementById("app"));
   const path = location.pathname;
   // The exported app (`ono99 app export`): no server, so every page is the game on this device.
-  if (document.documentElement.dataset.standalone) return showOffline(root, true);
-  if (path === "/offline") return showOffline(root, false);
+  // Its modules load only there: the online pages stay as light as they were.
+  const standalone = !!document.documentElement.dataset.standalone;
+  if (standalone || path === "/offline") return (await import("./offline.js")).showOffline(root, standalone);
   let m = path.match(/^\/t\/([^/]+)\/replay\/(\d+)\/?$/);
   if (m) return showReplay(root, m[1], Number(m[2]));
   m = path.match(/^\/t\/([^/]+)\/?$/);
