@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import socket
 import subprocess
@@ -38,6 +39,7 @@ from test_browser_e2e import (
     PLAYABLE,
     WAIT_MS,
     Player,
+    fits_width,
     launch,
     run,
 )
@@ -45,7 +47,8 @@ from tiers import slow
 
 pytestmark = slow
 
-ARTIFACTS = Path(__file__).parents[2] / "docs" / "screenshots"
+# Screenshots to look at (ONO99_ARTIFACTS=folder; else each test's temporary folder).
+ARTIFACTS = Path(os.environ.get("ONO99_ARTIFACTS") or tempfile.mkdtemp(prefix="ono99-offline-"))
 LOAD_MS = 120_000  # Pyodide's first start on a loaded 2-core machine: seconds, not minutes
 KEPT = """async () => {
   const info = await (await fetch("/app/runtime.json")).json();
@@ -171,6 +174,8 @@ def test_pass_and_play_on_a_phone_hides_each_hand_between_turns(tmp_path: Path) 
                 errors: list[str] = []
                 watch(page, errors)
                 await visit_then_go_offline(context, page, base + "/offline?bot_delay=0.05")
+                await page.select_option("#device-seat-1", "human")
+                await fits_width(page)  # a name field under each person's seat, on a phone
                 await set_up(page, ["human", "human", "bot:greedy"], ["Ana", "Leo"])
                 passes = {"Ana": 0, "Leo": 0}
                 players = {"Ana": Player(page, "Ana", seed=3), "Leo": Player(page, "Leo", seed=4)}

@@ -106,7 +106,7 @@ function setupForm(root, opts) {
           h("option", { value: "human" }, t("device.person")),
           ...opts.bots.map((b) => h("option", { value: `bot:${b}` }, t("create.seat.bot", { bot: botLabel(b) })))));
         kind.value = i === 0 ? "human" : `bot:${level}`;
-        const name = /** @type {HTMLInputElement} */ (h("input", { id: `device-name-${i}`, autocomplete: i ? "off" : "nickname", maxlength: opts.limits.name, "aria-label": t("device.name_of", { n: i + 1 }), value: i === 0 ? rememberedName() : "", hidden: i !== 0 }));
+        const name = /** @type {HTMLInputElement} */ (h("input", { id: `device-name-${i}`, size: 10, autocomplete: i ? "off" : "nickname", maxlength: opts.limits.name, "aria-label": t("device.name_of", { n: i + 1 }), value: i === 0 ? rememberedName() : "", hidden: i !== 0 }));
         rows[i] = { kind, name };
       }
       shown.push(h("div", { class: "seat-row device-seat" }, h("label", { for: `device-seat-${i}` }, t("create.seat", { n: i + 1 })), rows[i].kind, rows[i].name));
