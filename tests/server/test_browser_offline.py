@@ -3,10 +3,12 @@ browser (a profile on disk), against the server and against the static export.
 
 - After one online visit of /offline, the network goes (``context.set_offline(True)``): the
   page, Pyodide and this package come from the service worker's cache, and a whole game
-  against bots is played to its end; halfway, a reload (still offline) offers the kept game
-  (IndexedDB) and resumes it where it was. Its record, downloaded, replays to its winners.
+  against bots is played to its end; halfway, the browser is closed and opened again on its
+  profile (still offline), which offers the kept game (IndexedDB) and resumes it where it was.
+  Its record, downloaded, replays to its winners.
 - Pass-and-play on a phone: two people and a bot; between the people's turns the "pass to"
-  screen holds no hand at all, and the next screen is the next person's own seat.
+  screen holds no hand at all, and the next screen is the next person's own seat; a reload
+  halfway resumes on the "pass to" screen of whoever's turn it is.
 - ``ono99 app export`` written to a folder, served by ``python -m http.server`` (no ono99
   server at all): the same, offline, to the end.
 """
@@ -113,53 +115,60 @@ async def record_of(page: Page) -> dict[str, Any]:
     return data
 
 
-async def play_against_bots_with_a_reload(context: Any, page: Page, url: str, shot: str) -> None:
-    await visit_then_go_offline(context, page, url)
-    await set_up(page, ["human", "bot:random", "bot:greedy"], ["Ana"])
-    await expect(page.locator("#hand .hand-card").first).to_be_visible(timeout=WAIT_MS)
-    half = Player(page, "Ana", seed=1)
-    # A few moves of Ana's, then the page again, still offline.
-    for _ in range(3):
-        anything = page.locator(f"{PLAYABLE}, {DRAW_BUTTON}, {DISCARD_BUTTON}, {END}").first
-        await anything.wait_for(timeout=WAIT_MS)
-        if await page.locator(END).is_visible():
-            break
-        if not await half.click_first(page.locator(DRAW_BUTTON)):
-            await half.click_first(page.locator(PLAYABLE).first)
-    moves = await page.evaluate("document.querySelectorAll('#log li').length")
-    await page.screenshot(path=ARTIFACTS / f"{shot}-playing.png")
-    await page.reload()
-    await expect(page.locator("#device-resume")).to_be_visible(timeout=LOAD_MS)
-    await page.screenshot(path=ARTIFACTS / f"{shot}-resume.png")
-    await page.locator("#device-resume-button").click()
-    await expect(page.locator("#hand")).to_be_visible(timeout=WAIT_MS)
-    # The log is the game's so far: nothing lost, nothing dealt anew.
-    assert await page.evaluate("document.querySelectorAll('#log li').length") >= moves
-    await Player(page, "Ana", seed=2).play_until_over()
-    title = (await page.locator(END).text_content() or "").strip()
-    await page.screenshot(path=ARTIFACTS / f"{shot}-over.png")
-    record = await record_of(page)
-    state = replay(load_record(record))
-    assert state.over
-    assert (title == "You win!") == (0 in state.winners), (title, state.winners)
+async def play_against_bots_with_a_restart(pw: Any, url: str, shot: str) -> list[str]:
+    """A game against bots, offline, with the browser closed and opened again halfway (its
+    profile kept, the network still off): the kept game resumes and is played to its end.
+    Returns the page's errors."""
+    errors: list[str] = []
+    with tempfile.TemporaryDirectory() as profile:
+        context = await own_browser(pw, profile)
+        page = context.pages[0]
+        watch(page, errors)
+        await visit_then_go_offline(context, page, url)
+        await set_up(page, ["human", "bot:random", "bot:greedy"], ["Ana"])
+        await expect(page.locator("#hand .hand-card").first).to_be_visible(timeout=WAIT_MS)
+        half = Player(page, "Ana", seed=1)
+        for _ in range(3):  # a few moves of Ana's
+            anything = page.locator(f"{PLAYABLE}, {DRAW_BUTTON}, {DISCARD_BUTTON}, {END}").first
+            await anything.wait_for(timeout=WAIT_MS)
+            if await page.locator(END).is_visible():
+                break
+            if not await half.click_first(page.locator(DRAW_BUTTON)):
+                await half.click_first(page.locator(PLAYABLE).first)
+        moves = await page.evaluate("document.querySelectorAll('#log li').length")
+        await page.screenshot(path=ARTIFACTS / f"{shot}-playing.png")
+        await context.close()
+
+        context = await own_browser(pw, profile)  # the browser again, on the same profile
+        await context.set_offline(True)
+        page = context.pages[0] if context.pages else await context.new_page()
+        watch(page, errors)
+        await page.goto(url)
+        await expect(page.locator("#device-resume")).to_be_visible(timeout=LOAD_MS)
+        await page.screenshot(path=ARTIFACTS / f"{shot}-resume.png")
+        await page.locator("#device-resume-button").click()
+        await expect(page.locator("#hand")).to_be_visible(timeout=WAIT_MS)
+        # The log is the game's so far: nothing lost, nothing dealt anew.
+        assert await page.evaluate("document.querySelectorAll('#log li').length") >= moves
+        await Player(page, "Ana", seed=2).play_until_over()
+        title = (await page.locator(END).text_content() or "").strip()
+        await page.screenshot(path=ARTIFACTS / f"{shot}-over.png")
+        record = await record_of(page)
+        state = replay(load_record(record))
+        assert state.over
+        assert (title == "You win!") == (0 in state.winners), (title, state.winners)
+        # Still offline, the page again: it works, and sets up the next game.
+        await page.goto(url)
+        await expect(page.locator("#device-setup")).to_be_visible(timeout=LOAD_MS)
+        await context.close()
+    return [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e]
 
 
-def test_against_bots_offline_to_the_end_with_a_reload_in_between(tmp_path: Path) -> None:
+def test_against_bots_offline_to_the_end_with_a_browser_restart_between(tmp_path: Path) -> None:
     async def main(base: str) -> None:
         async with async_playwright() as pw:
-            with tempfile.TemporaryDirectory() as profile:
-                context = await own_browser(pw, profile)
-                page = context.pages[0]
-                errors: list[str] = []
-                watch(page, errors)
-                await play_against_bots_with_a_reload(
-                    context, page, base + "/offline?bot_delay=0.05", "offline"
-                )
-                # Offline, nothing but the kept files was asked for: the page still works.
-                await page.goto(base + "/offline")
-                await expect(page.locator("#device-setup")).to_be_visible(timeout=LOAD_MS)
-                await context.close()
-                assert [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+            url = base + "/offline?bot_delay=0.05"
+            assert await play_against_bots_with_a_restart(pw, url, "offline") == []
 
     with BackgroundServer(ServerConfig(db=str(tmp_path / "t.db"), http_rate=0)) as server:
         run(main(server.url))
@@ -279,16 +288,8 @@ def test_the_exported_folder_on_a_plain_static_host_plays_offline(tmp_path: Path
 
     async def main(base: str) -> None:
         async with async_playwright() as pw:
-            with tempfile.TemporaryDirectory() as profile:
-                context = await own_browser(pw, profile)
-                page = context.pages[0]
-                errors: list[str] = []
-                watch(page, errors)
-                await play_against_bots_with_a_reload(
-                    context, page, base + "/?bot_delay=0.05", "export"
-                )
-                await context.close()
-                assert [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+            url = base + "/?bot_delay=0.05"
+            assert await play_against_bots_with_a_restart(pw, url, "export") == []
 
     with static_host(site) as base:
         run(main(base))

@@ -274,3 +274,23 @@ def test_the_bots_a_device_offers_are_those_this_install_can_run() -> None:
     options = json.loads(options_json())
     assert {"random", "greedy", "heuristic", "expert"} <= set(options["bots"])
     assert options["turn"]["default"] == 0 and set(options["editions"]) == {"2022", "1980"}
+
+
+def test_a_hint_on_the_device_is_the_experts_for_the_seat_on_screen() -> None:
+    device = two_people_and_a_bot()
+    device.hello(0, 0.0)
+    device.handle(json.dumps({"type": "start"}), 0.0)
+    seat = device.table.state.to_play
+    if seat not in (0, 2):
+        device.wake(0.1)
+        seat = device.table.state.to_play
+    view = messages(device.hello(seat, 0.2))[2]["view"]
+    (hint,) = messages(device.handle(json.dumps({"type": "hint", "id": "h"}), 0.2))
+    assert hint["type"] == "hint" and hint["id"] == "h" and hint["seat"] == seat
+    assert {a["action"] for a in hint["actions"]} == set(view["legal"])
+    other = 2 if seat == 0 else 0
+    device.hello(other, 0.3)  # not their turn: a clear refusal, nothing changed
+    kept = device.kept_json()
+    (refused,) = messages(device.handle(json.dumps({"type": "hint", "id": "h"}), 0.3))
+    assert refused["type"] == "error" and refused["id"] == "h"
+    assert device.kept_json() == kept
