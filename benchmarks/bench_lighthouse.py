@@ -83,16 +83,30 @@ def baseline_src(rev: str, into: Path) -> Path:
 def pages(base: str) -> dict[str, str]:
     body = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], "name": "Ana"}
     made = httpx.post(base + "/api/tables", json=body).raise_for_status().json()
-    return {"home": base + "/", "join page": f"{base}/t/{made['code']}", "rules": base + "/rules/en"}
+    return {
+        "home": base + "/",
+        "join page": f"{base}/t/{made['code']}",
+        "rules": base + "/rules/en",
+    }
 
 
 def audit(url: str, profile: Path) -> dict[str, float]:
     done = subprocess.run(
-        ["node", str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
-         f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={FLAGS} "
-         f"--user-data-dir={profile}"],
-        env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            "node",
+            str(LIGHTHOUSE),
+            url,
+            "--output=json",
+            "--output-path=stdout",
+            "--quiet",
+            f"--only-categories={','.join(CATEGORIES)}",
+            f"--chrome-flags={FLAGS} --user-data-dir={profile}",
+        ],
+        env={**os.environ, "CHROME_PATH": CHROMIUM},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         raise SystemExit(f"lighthouse failed on {url}:\n{done.stderr[-2000:]}")
     report = json.loads(done.stdout)
@@ -128,8 +142,14 @@ def main(args: argparse.Namespace) -> dict[str, Any]:
         for p in medians["today"]
         for c in CATEGORIES
     ]
-    return {"lighthouse": version, "baseline": args.baseline, "runs": args.runs,
-            "medians": medians, "largest_drop": max(drops), "load": load()}  # fmt: skip
+    return {
+        "lighthouse": version,
+        "baseline": args.baseline,
+        "runs": args.runs,
+        "medians": medians,
+        "largest_drop": max(drops),
+        "load": load(),
+    }
 
 
 def report(r: dict[str, Any]) -> None:

@@ -41,7 +41,7 @@ export async function showOffline(root, standalone) {
   } catch (err) {
     const message = /** @type {Error} */ (err).message;
     root.replaceChildren(h("h1", { class: "page-title" }, t("device.title")),
-      h("p", { role: "alert" }, message.includes("not_built") || message.includes("JSON") ? t("error.not_built") : t("device.failed", { message })));
+      h("p", { role: "alert" }, message.includes("not_built") ? t("error.not_built") : t("device.failed", { message })));
     return;
   }
   const game = await kept().catch(() => undefined);

@@ -15,7 +15,10 @@ const clock = () => performance.now() / 1000;
 
 /** Load Pyodide and this package; resolve to the Python module session/device.py. */
 async function start() {
-  const info = await (await fetch("/app/runtime.json")).json();
+  const answer = await fetch("/app/runtime.json");
+  // 404 not_built: this server has no offline app (`ono99 app build`); the page says so.
+  if (!answer.ok) throw new Error(answer.status === 404 ? "not_built" : `runtime.json: HTTP ${answer.status}`);
+  const info = await answer.json();
   const { loadPyodide } = await import(`${info.pyodide}pyodide.mjs`);
   const py = await loadPyodide({ indexURL: info.pyodide, packages: [], fullStdLib: false });
   const zip = await (await fetch(info.package)).arrayBuffer();
