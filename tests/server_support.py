@@ -161,11 +161,15 @@ class ServerProcess:
     than the command has flags."""
 
     def __init__(
-        self, args: list[str], options: dict[str, Any] | None = None, cwd: Path | None = None
+        self,
+        args: list[str],
+        options: dict[str, Any] | None = None,
+        cwd: Path | None = None,
+        src: Path = ROOT / "src",  # the package it runs (a copy: e.g. one without the build)
     ) -> None:
         env = {
             **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(TESTS)]),
+            "PYTHONPATH": os.pathsep.join([str(src), str(TESTS)]),
             "PYTHONUNBUFFERED": "1",
         }
         self.options = options or {}

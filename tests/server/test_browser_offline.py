@@ -89,7 +89,10 @@ async def visit_then_go_offline(context: Any, page: Page, url: str) -> None:
     """One visit online, until the runtime is kept; then no network, and the page again."""
     await page.goto(url)
     await expect(page.locator("#device-setup")).to_be_visible(timeout=LOAD_MS)
-    await page.wait_for_function(f"({KEPT})()", timeout=LOAD_MS, polling=500)
+    # The page says when it can play with no network: the runtime kept, the service worker
+    # active (it keeps the page itself).
+    await expect(page.locator("#device-offline-ready")).to_be_visible(timeout=LOAD_MS)
+    assert await page.evaluate(f"({KEPT})()")
     await context.set_offline(True)
     await page.reload()
     await expect(page.locator("#device-setup")).to_be_visible(timeout=LOAD_MS)

@@ -5,17 +5,14 @@ working as before, its /app/runtime.json a clear 404 ``not_built``."""
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 
 from ono99.server import BackgroundServer, ServerConfig
 from ono99.server.offline import RUNTIME, RUNTIME_FILES, package_zip, runtime_version
+from server_support import ServerProcess
 
 SRC = Path(__file__).parents[2] / "src"
 
@@ -62,23 +59,10 @@ def test_the_runtime_is_served_by_version_gzipped_and_kept_for_good(tmp_path: Pa
 def test_a_server_without_the_build_serves_everything_else_and_says_so(tmp_path: Path) -> None:
     copy = tmp_path / "src"
     shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("runtime", "__pycache__"))
-    env = {**os.environ, "PYTHONPATH": str(copy), "ONO99_HOME": str(tmp_path)}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "ono99", "serve", "--port", "0", "--db", str(tmp_path / "t.db")],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    args = ["-m", "ono99", "serve", "--port", "0", "--db", str(tmp_path / "t.db")]
+    server = ServerProcess(args, src=copy)
     try:
-        assert server.stdout is not None
-        url = None
-        for line in server.stdout:
-            found = re.search(r"served at (http://\S+?)/?\s", line)
-            if found:
-                url = found.group(1)
-                break
-        assert url is not None
+        url = server.url
         assert httpx.get(url + "/").status_code == 200
         assert httpx.get(url + "/offline").status_code == 200  # the page, which says it
         r = httpx.get(url + "/app/runtime.json")
@@ -92,7 +76,4 @@ def test_a_server_without_the_build_serves_everything_else_and_says_so(tmp_path:
         )
         assert made.status_code == 201  # tables as ever
     finally:
-        server.terminate()
-        server.wait(20)
-        if server.stdout is not None:
-            server.stdout.close()
+        server.stop()

@@ -4,8 +4,8 @@
 // the network fails. A table's facts never pass through the cache: /api/ (but the options)
 // and /ws/ go to the network untouched, and only what the shell lists is ever stored.
 // The offline app's runtime (/app/, server/offline.py) is kept too, but only once a person has
-// chosen offline play and the page asked for it: its files are named by version, so the kept
-// copy is used first; /app/runtime.json, which names them, goes to the network first.
+// chosen offline play and the page kept it (keepRuntime): its files are named by version, so
+// the kept copy is used first; /app/runtime.json, which names them, goes to the network first.
 const CACHE = `ono99-${VERSION}`;
 const RUNTIME = "ono99-runtime"; // kept across shells: a new server is not a new Pyodide
 const SHELL_PATHS = new Set(SHELL);
@@ -50,17 +50,15 @@ self.addEventListener("fetch", (event) => {
 });
 
 /**
- * A file named by its version: the kept copy, or the network's, kept from then on.
+ * A file named by its version: the kept copy, else the network's. Only the offline page keeps
+ * them (device/device.js, keepRuntime, once the engine has started): two writers of one large
+ * entry at once, one of them cut off when the network goes, lost it now and then.
  * @param {Request} request
  * @param {string} key
  */
 async function kept(request, key) {
   const cache = await caches.open(RUNTIME);
-  const hit = await cache.match(key);
-  if (hit) return hit;
-  const response = await fetch(request);
-  if (response.ok && response.type === "basic") await cache.put(key, response.clone());
-  return response;
+  return (await cache.match(key)) ?? fetch(request);
 }
 
 /**

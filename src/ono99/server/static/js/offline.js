@@ -36,8 +36,15 @@ export async function showOffline(root, standalone) {
   try {
     await engine.load();
     opts = await engine.options();
-    // Kept for the next time, with no network (the service worker's cache).
-    keepRuntime().catch((err) => console.warn("the offline runtime is not kept:", err));
+    // Kept for the next time, with no network (the service worker's cache); said once the
+    // worker is active too, which keeps the page itself (before then, going offline fails).
+    keepRuntime()
+      .then(() => navigator.serviceWorker?.ready)
+      .then((registration) => {
+        const said = document.getElementById("device-offline-ready");
+        if (registration && said) said.hidden = false;
+      })
+      .catch((err) => console.warn("the offline runtime is not kept:", err));
   } catch (err) {
     const message = /** @type {Error} */ (err).message;
     root.replaceChildren(h("h1", { class: "page-title" }, t("device.title")),
@@ -48,6 +55,7 @@ export async function showOffline(root, standalone) {
   root.replaceChildren(
     h("h1", { class: "page-title" }, t("device.title")),
     h("p", { class: "lead" }, t("device.lead")),
+    h("p", { class: "hint", id: "device-offline-ready", hidden: true }, t("device.offline_ready")),
     h("div", { class: "home-grid" },
       setupForm(root, opts),
       h("div", { class: "home-side" },

@@ -75,11 +75,26 @@ self.onmessage = (/** @type {MessageEvent<Ask>} */ e) => {
     try {
       self.postMessage({ id: ask.id, ok: true, value: await run(ask) });
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
-      self.postMessage({ id: ask.id, ok: false, error: error.message });
+      self.postMessage({ id: ask.id, ok: false, error: describe(err) });
     }
   });
 };
+
+/**
+ * What went wrong, in words: an Error's message, or what a thrown non-Error holds (a failed
+ * response, an event).
+ * @param {unknown} err
+ */
+function describe(err) {
+  if (err instanceof Error) return err.message;
+  if (err instanceof Response) return `HTTP ${err.status} for ${err.url}`;
+  if (err instanceof Event) return `${err.type} event${err.target instanceof IDBRequest ? ` (${err.target.error?.message})` : ""}`;
+  try {
+    return JSON.stringify(err);
+  } catch {
+    return String(err);
+  }
+}
 
 ready = start();
 ready.catch(() => {}); // each ask reports it
