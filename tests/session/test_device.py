@@ -178,6 +178,7 @@ def test_a_refusal_gets_one_clear_error_and_changes_nothing() -> None:
     device.hello(0, 0.0)
     device.handle(json.dumps({"type": "start"}), 0.0)
     kept = device.kept_json()
+    seats = [(x.kind, x.name) for x in device.table.seats]
     for frame, code in (
         ("{not json", "bad_json"),
         (json.dumps({"type": "act", "action": "play 99", "moves": 0}), None),
@@ -193,6 +194,7 @@ def test_a_refusal_gets_one_clear_error_and_changes_nothing() -> None:
             assert answer[0]["code"] == code
         assert answer[0]["message"]
         assert device.kept_json() == kept
+        assert [(x.kind, x.name) for x in device.table.seats] == seats  # nor the table held
 
 
 def test_what_is_made_from_bad_input_is_nothing_but_an_error() -> None:

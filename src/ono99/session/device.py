@@ -228,10 +228,11 @@ class Device:
         elif cmd.type == "configure":
             effects = table.configure(who, cmd.config, now)
         elif cmd.type == "seat":
-            effects = table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
-            if any(isinstance(c, SeatChanged) and c.kind == HUMAN for c in effects.changes):
-                # An open seat would wait for someone who cannot come: refused, unchanged.
+            if cmd.kind != "bot":
+                # An open seat would wait for someone who cannot come: refused before the
+                # table is asked, so nothing changes.
                 raise SessionError("bad_request", "a game on one device has no open seats")
+            effects = table.set_seat(who, cmd.seat, cmd.kind, cmd.bot, now)
         else:  # leave, relink, hello: nothing to do with nobody else here
             raise SessionError("bad_request", f"{cmd.type!r} means nothing on one device")
         return self._commit(effects, now)

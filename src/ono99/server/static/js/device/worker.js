@@ -10,6 +10,7 @@ import { keep } from "./kept.js";
 let ready;
 /** @type {any} */
 let device = null; // the Python Device, once made or restored
+let written = ""; // what IndexedDB holds of it
 
 const clock = () => performance.now() / 1000;
 
@@ -35,7 +36,11 @@ async function answer(messages = []) {
   const deadline = device.deadline();
   const wakeIn = deadline === undefined || deadline === null ? null : Math.max(0, (deadline - clock()) * 1000);
   const summary = device.summary().toJs({ dict_converter: Object.fromEntries });
-  await keep({ kept: device.kept_json(), summary });
+  const now = device.kept_json();
+  if (now !== written) { // a screen shown, a refusal, a hint: nothing new to keep
+    await keep({ kept: now, summary });
+    written = now;
+  }
   return { messages: [...messages], wakeIn, summary, people: device.people().toJs({ dict_converter: Object.fromEntries }), record: device.record_json() ?? null };
 }
 
