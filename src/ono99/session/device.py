@@ -42,6 +42,7 @@ from .phases import PLAYING
 from .protocol import MAX_MESSAGE_BYTES, parse_message
 from .seats import Identity, Seat
 from .setup import (
+    BOT,
     HUMAN,
     MAX_NAME,
     MAX_PLAYERS,
@@ -228,7 +229,7 @@ class Device:
         elif cmd.type == "configure":
             effects = table.configure(who, cmd.config, now)
         elif cmd.type == "seat":
-            if cmd.kind != "bot":
+            if cmd.kind != BOT:
                 # An open seat would wait for someone who cannot come: refused before the
                 # table is asked, so nothing changes.
                 raise SessionError("bad_request", "a game on one device has no open seats")
