@@ -6,10 +6,11 @@ that fills it, starts it or closes it: so storage is the list, whichever process
 table. Each process reads the list when something here changed it (``poke``) and every
 ``poll`` seconds while anyone here watches (so a table opened on another process shows within
 a poll), and sends it to its watchers when it differs from what they have: one JSON text for
-all of them, each written by its connection's own writer (``websocket.Connection``), so a
-slow watcher holds up nobody. Changes closer together than ``GATHER`` go out as one list, and
-the watchers are handed it a few at a time, so that the tables being played on the process do
-not wait behind hundreds of writes (``benchmarks/bench_lobby.py``).
+all of them, framed once and written straight to each socket that can take it now, else
+queued for its connection's own writer (``websocket.Connection``), so a slow watcher holds up
+nobody. Changes closer together than ``GATHER`` go out as one list, and the watchers are
+handed it a few at a time, so that the tables being played on the process do not wait behind
+hundreds of writes (``benchmarks/bench_lobby.py``).
 
 Each entry also says how many watch that table (``spectators``), on every process: each
 process writes its own counts of the listed tables' spectators to storage when they change and
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..session.encode import dumps
 from .limits import Counts
+from .protocols import text_frame
 
 if TYPE_CHECKING:
     from ..storage import Store
@@ -50,7 +52,7 @@ PROCESS = f"{socket.gethostname()}:{os.getpid()}"  # whose counts a row holds
 
 
 class Watcher(Protocol):
-    def send(self, text: str) -> None: ...
+    def send(self, text: str, frame: bytes | None = None) -> None: ...
 
 
 class Lobby:
@@ -159,9 +161,11 @@ class Lobby:
         self._reported, self._reported_at = counts, now
 
     async def _fan_out(self, text: str) -> None:
-        """Hand ``text`` to every watcher, a few at a time: their writers wake in turns, and a
-        move at a table between two turns waits for one turn, not for five hundred writes."""
+        """Hand ``text`` to every watcher, framed once and written straight to each socket
+        that can take it (``protocols.FRAMES``), a few at a time: a move at a table between
+        two turns waits for one turn, not for five hundred writes."""
+        frame = text_frame(text)
         for i, watcher in enumerate(list(self.watchers)):
-            watcher.send(text)
+            watcher.send(text, frame)
             if i % FAN_OUT_TURN == FAN_OUT_TURN - 1:
                 await asyncio.sleep(0)

@@ -15,15 +15,29 @@ the socket's buffer has drained, for a close too; so a close for a client that s
 (``websocket.CLOSE_TOO_SLOW``) was never written: the client saw no close frame, or uvicorn's
 keepalive's 1011 40 s later. ``PromptClose`` writes a close at once, behind what the buffer
 holds: a client that reads again reads what it was sent, then 1013.
+
+**One frame for many sockets.** The lobby sends one list to hundreds of watchers at once, and
+through ASGI each of those writes was a task woken, Starlette's middleware passed through and
+the same text framed again: 65% of the event loop's time under a crowd (py-spy,
+``benchmarks/bench_lobby.py``), which the tables being played waited behind. A server's frames
+are not masked, so one text's frame is the same bytes for every client: ``text_frame`` makes
+it once, and ``PromptClose`` offers each connection's app a way to write it straight to the
+socket (the scope's ``FRAMES`` extension), taken only when the socket could take a send now
+(open, no compression, not paused for a reader behind); otherwise the caller sends it the
+usual way, and waits as any send does.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
 
 MAX_HEAD = 65536  # bytes of request line and headers: ours are a few hundred
 _TOO_LARGE = (
@@ -88,7 +102,37 @@ def with_header_timeout(seconds: float) -> type[HeaderDeadline]:
     return type("HeaderDeadline", (HeaderDeadline,), {"header_timeout": seconds})
 
 
+FRAMES = "ono99.frames"  # the scope's extension: write a frame from text_frame now, or say no
+
+
+def text_frame(text: str) -> bytes:
+    """``text`` as one whole, uncompressed frame from a server: the same bytes for any client."""
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
 class PromptClose(WebSocketsSansIOProtocol):
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope: Any = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][FRAMES] = self.write_frame
+
+    def write_frame(self, frame: bytes) -> bool:
+        """Write ``frame`` (made by ``text_frame``) now, if this socket could take a send now:
+        True; else False, and nothing was written."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.initial_response is not None
+            or self.conn.state is not State.OPEN
+            or self.conn.extensions  # compressed: each socket's frame is its own
+            or not self.writable.is_set()  # the reader is behind: wait as any send does
+            or self.transport.is_closing()
+        ):
+            return False
+        self.transport.write(frame)
+        return True
+
     async def send(self, message: ASGISendEvent) -> None:
         if message["type"] == "websocket.close" and self.handshake_complete:
             # The close is the last thing sent (the app's writer has stopped): nothing else

@@ -3,8 +3,9 @@
 A connection's life: accept → its first message must be ``hello`` (with a seat token, or
 none to watch) within ``hello_timeout`` → welcome, table, state → then commands in, errors
 back to this connection only, announcements from the pub/sub. Each message is checked for
-size, rate and schema before anything looks at it. Outgoing messages go through a queue
-with a bound, so one slow reader cannot hold up a table: past the bound it is disconnected.
+size, rate and schema before anything looks at it. An outgoing message is written straight to
+the socket when it can take it, else it goes through a queue with a bound, so one slow reader
+cannot hold up a table: past the bound it is disconnected.
 A client address may hold ``max_connections`` websockets and a table ``max_spectators``
 spectators, on this process (``Counts``); past either the connection is refused (4429).
 """
@@ -33,6 +34,7 @@ from .hub import Hub
 from .limits import Counts
 from .lobby import Lobby
 from .metrics import Metrics
+from .protocols import FRAMES, text_frame
 
 # Close codes (4000–4999 are ours; see docs/protocol.md).
 CLOSE_NOT_FOUND = 4404
@@ -46,7 +48,9 @@ CLOSE_TOO_SLOW = 1013  # the client did not read its messages
 
 
 class Connection:
-    """One websocket's outgoing side: a bounded queue drained by a writer task."""
+    """One websocket's outgoing side: each message written straight to the socket when nothing
+    waits before it and the socket can take it (``protocols.FRAMES``), else queued, with a
+    bound, for a writer task that sends it when the reader has read."""
 
     def __init__(self, ws: WebSocket, limit: int) -> None:
         self.ws = ws
@@ -61,9 +65,21 @@ class Connection:
         self.writer: asyncio.Task[None] | None = None
         self.writing = False
         self.cut = False  # the writer was cancelled to close a reader who stopped
+        extensions = ws.scope.get("extensions") or {}
+        self.write_frame: Callable[[bytes], bool] | None = extensions.get(FRAMES)
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, frame: bytes | None = None) -> None:
+        """Send ``text`` (``frame``: the same, framed already by ``protocols.text_frame``, as
+        the lobby's list is for all its watchers). Written at once when nothing is queued to
+        go before it and the socket takes it: no task woken, no middleware passed through."""
         if self.closing:
+            return
+        if (
+            self.write_frame is not None
+            and not self.writing
+            and self.queue.empty()
+            and self.write_frame(frame if frame is not None else text_frame(text))
+        ):
             return
         if self.queue.qsize() >= self.limit:
             self.close(CLOSE_TOO_SLOW)
