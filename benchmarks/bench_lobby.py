@@ -6,7 +6,13 @@ the machine's, a fresh schema dropped afterwards) serves; the clients are real w
 HTTP on loopback. The honest table plays from a process of its own, as a person plays from a
 device of their own: in this process, its moves' latency also counted the time this process's
 one event loop spent receiving the crowd's lists (500 watchers each parsing each list), which
-is the bench's cost, not the server's (``--same-process`` measures it that way, to compare):
+is the bench's cost, not the server's (``--same-process`` measures it that way, to compare).
+For the same reason the crowd's clients run at a lower priority (``--crowd-nice``, 10 unless
+told; the server and the honest table keep theirs): on a 2-core machine, 500 watchers parsing
+each list they are sent keep a core busy for ~100 ms after every list, and the server and the
+honest table waited for a core behind them, as they would not with the crowd on its own
+devices (7 December, 500 watchers and 200 presses: crowd p99 1.9-2.3x idle at nice 0,
+1.1-1.5x at nice 10; ``--crowd-nice 0`` measures it that way):
 
 1. *Idle*: two people play a private table against each other, each move sent an eighth of a
    second after the other's has arrived (a quick person; faster, and the server's per-socket
@@ -207,6 +213,8 @@ async def bench(args: argparse.Namespace, urls: list[str]) -> dict[str, Any]:
         pipe, theirs = spawn.Pipe()
         child = spawn.Process(target=honest_in_a_process, args=(urls[0], ws_urls[-1], theirs))
         child.start()
+    if args.crowd_nice:
+        os.nice(args.crowd_nice)  # the crowd's clients: the server and the honest table are not
     await asyncio.sleep(3.0 if child else 1.0)  # warm (a new process imports first)
     honest.recording = True
     idle_from = time.monotonic()
@@ -298,6 +306,15 @@ def main() -> None:
         action="store_true",
         help="the honest table in this process, beside the crowd's clients (as before 7 December)",
     )
+    parser.add_argument(
+        "--crowd-nice",
+        type=int,
+        default=10,
+        help=(
+            "the crowd's clients' niceness, as if on devices of their own (this process: with "
+            "--same-process the honest table's too); 0: the server's"
+        ),
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     options = {
@@ -350,6 +367,7 @@ def main() -> None:
         f"({args.players} players) at {args.rate or args.presses / args.seconds:g}/s"
         f"{', each with a player key' if args.registered else ''}, one honest table of two people"
         f" ({'beside the crowd clients' if args.same_process else 'a process of its own'})"
+        f"; the crowd's clients at nice {args.crowd_nice}"
     )
     print(line("honest move, idle", result["idle"]))
     print(line("honest move, in the crowd", result["crowd"]))
