@@ -116,7 +116,10 @@ def test_a_name_kept_on_the_home_page_counts_games_moves_to_a_phone_and_is_forgo
                 assert gone.status_code == 404
                 assert "Zoé" not in json.dumps(record.json(), ensure_ascii=False)
                 await desk.goto(base + "/")
-                await expect(desk.locator("#player-name")).to_be_visible()  # its key forgotten
+                await expect(desk.locator("#player-name")).to_be_visible()
+                # Its key forgotten: when the server says it knows it no more (the form shows
+                # at once, before that answer comes, so wait for the answer, not the form).
+                await desk.wait_for_function("() => localStorage.getItem('ono99:player') === null")
                 assert await desk.evaluate("() => localStorage.getItem('ono99:player')") is None
                 await browser.close()
             assert not errors, "\n".join(errors)
